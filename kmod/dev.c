@@ -82,6 +82,7 @@ static ssize_t arc4_dev_read(struct file *file, char __user *ubuf,
 	u8 chunk[ARC4_CHUNK] __aligned(16);
 	struct arc4_cursor c;
 	size_t done = 0, since_check = 0;
+	unsigned long left;
 	u64 pos = *ppos;
 	u32 mode, epoch;
 	ssize_t ret = 0;
@@ -105,7 +106,9 @@ static ssize_t arc4_dev_read(struct file *file, char __user *ubuf,
 			unsigned int n = min_t(size_t, seg, ARC4_CHUNK - c.skip);
 
 			arc4_cursor_fill(&c, chunk, c.skip + n);
-			if (copy_to_user(ubuf + done, chunk + c.skip, n)) {
+			left = copy_to_user(ubuf + done, chunk + c.skip, n);
+			if (left) {
+				done += n - left;
 				ret = -EFAULT;
 				goto out;
 			}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the /dev/arc4 selftests: opening the device, seeding
+ * it, and an independent reference keystream from OpenSSL's ChaCha20.
+ */
+#ifndef ARC4_TEST_H
+#define ARC4_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include <linux/arc4.h>
+
+#define ARC4_DEV "/dev/arc4"
+
+static inline int arc4_open(int flags)
+{
+	return open(ARC4_DEV, O_RDONLY | O_CLOEXEC | flags);
+}
+
+static inline int arc4_seed(int fd, const uint8_t key[32], uint64_t nonce)
+{
+	struct arc4_seed s = { .nonce = nonce };
+
+	memcpy(s.key, key, sizeof(s.key));
+	return ioctl(fd, ARC4_IOC_SEED, &s);
+}
+
+static inline int arc4_info(int fd, struct arc4_info *info)
+{
+	return ioctl(fd, ARC4_IOC_GET_INFO, info);
+}
+
+static inline void random_fill(void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = getrandom(p, len, 0);
+
+		if (n < 0)
+			abort();
+		p += n;
+		len -= n;
+	}
+}
+
+static inline uint64_t random_u64(void)
+{
+	uint64_t v;
+
+	random_fill(&v, sizeof(v));
+	return v;
+}
+
+/*
+ * Bytes [pos, pos + len) of the stream with this key and nonce, computed by
+ * OpenSSL.  Its 16-byte IV is the 32-bit counter then a 96-bit nonce; given
+ * le64(block) || le64(nonce) it is exactly our layout, and it carries word
+ * 12 into word 13 as our 64-bit counter does.  Returns 0 on success.
+ */
+static inline int ref_keystream(const uint8_t key[32], uint64_t nonce,
+				uint64_t pos, uint8_t *out, size_t len)
+{
+	uint64_t block = pos / 64;
+	size_t skip = pos % 64, done = 0;
+	uint8_t iv[16], zero[4096] = { 0 }, tmp[4096];
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	int i, n, ok;
+
+	for (i = 0; i < 8; i++) {
+		iv[i] = block >> (8 * i);
+		iv[8 + i] = nonce >> (8 * i);
+	}
+	ok = ctx && EVP_EncryptInit_ex(ctx, EVP_chacha20(), NULL, key, iv);
+	if (ok && skip)
+		ok = EVP_EncryptUpdate(ctx, tmp, &n, zero, skip);
+	while (ok && done < len) {
+		size_t want = len - done < sizeof(zero) ? len - done :
+							  sizeof(zero);
+
+		ok = EVP_EncryptUpdate(ctx, out + done, &n, zero, want);
+		done += want;
+	}
+	EVP_CIPHER_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
+/* read() until len bytes or an error; returns bytes read or -1. */
+static inline ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		if (n <= 0)
+			return n < 0 ? -1 : (ssize_t)done;
+		done += n;
+	}
+	return done;
+}
+
+static inline int first_diff(const uint8_t *a, const uint8_t *b, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return i;
+	return -1;
+}
+
+#endif /* ARC4_TEST_H */
