@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "shim.h"
 
@@ -52,13 +53,8 @@ int arc4_legacy(void)
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void strong_once_init(void);
-static pthread_once_t strong_once = PTHREAD_ONCE_INIT;
-
 void arc4_lock(void)
 {
-	/* The atfork handlers must exist before anything is worth keeping. */
-	pthread_once(&strong_once, strong_once_init);
 	pthread_mutex_lock(&state_lock);
 }
 
@@ -211,10 +207,11 @@ static int device_fill(uint8_t *buf, size_t len)
 	return ok;
 }
 
-static int getrandom_fill(uint8_t *buf, size_t len)
+static int getrandom_fill(uint8_t *buf, size_t len, int raw)
 {
 	while (len > 0) {
-		ssize_t n = getrandom(buf, len, 0);
+		ssize_t n = raw ? syscall(SYS_getrandom, buf, len, 0) :
+				  getrandom(buf, len, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -231,9 +228,25 @@ static int getrandom_fill(uint8_t *buf, size_t len)
  * RNG is ready, so early-boot callers wait rather than get weak bytes.
  * With neither source left there is nothing safe to return: abort.
  */
+static __thread int tls_busy __attribute__((tls_model("initial-exec")));
+
 static void strong_fill(uint8_t *buf, size_t len)
 {
-	if (device_fill(buf, len) || getrandom_fill(buf, len))
+	int ok;
+
+	/*
+	 * Re-entered on this thread: something we called (a preloaded hook on
+	 * open(), read() or mmap(), say) called arc4random() or rand().  Take
+	 * no lock and call nothing interposable but the system call itself.
+	 */
+	if (arc4_unlikely(tls_busy)) {
+		ok = getrandom_fill(buf, len, 1);
+	} else {
+		tls_busy = 1;
+		ok = device_fill(buf, len) || getrandom_fill(buf, len, 0);
+		tls_busy = 0;
+	}
+	if (ok)
 		return;
 	explicit_bzero(buf, len);
 	abort();
@@ -263,6 +276,7 @@ static __thread struct arc4_strong *tls_strong
 	__attribute__((tls_model("initial-exec")));
 static __thread int tls_unbuffered __attribute__((tls_model("initial-exec")));
 
+static pthread_once_t strong_once = PTHREAD_ONCE_INIT;
 static pthread_key_t strong_key;
 
 static void strong_wipe(struct arc4_strong *s)
@@ -297,10 +311,18 @@ static void fork_child(void)
 	pthread_mutex_unlock(&state_lock);
 }
 
+/*
+ * At load time, not on first use: pthread_atfork() may allocate, and an
+ * allocator that calls arc4random() must not find us half-initialised.
+ */
+__attribute__((constructor)) static void arc4_atfork_init(void)
+{
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
 static void strong_once_init(void)
 {
 	pthread_key_create(&strong_key, strong_thread_exit);
-	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 static struct arc4_strong *strong_map(void)
@@ -328,11 +350,14 @@ static struct arc4_strong *strong_refill(void)
 {
 	struct arc4_strong *s = tls_strong;
 
+	/* Re-entered from a hook while refilling: leave the buffer alone. */
+	if (arc4_unlikely(tls_busy || tls_unbuffered))
+		return NULL;
 	if (arc4_unlikely(s == NULL)) {
-		if (tls_unbuffered)
-			return NULL;
+		tls_busy = 1;
 		pthread_once(&strong_once, strong_once_init);
 		s = strong_map();
+		tls_busy = 0;
 		if (s == NULL) {
 			tls_unbuffered = 1;
 			return NULL;
