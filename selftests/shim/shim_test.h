@@ -43,7 +43,7 @@ static inline const char *top_dir(void)
 	static char top[PATH_MAX];
 
 	if (!top[0]) {
-		char up[PATH_MAX];
+		char up[PATH_MAX + 16];
 
 		snprintf(up, sizeof(up), "%s/../../..", test_dir());
 		if (!realpath(up, top))
