@@ -190,4 +190,27 @@ static inline double chi2_bytes(const uint8_t *buf, size_t len)
 	return chi2_stat(obs, exp, 256);
 }
 
+/*
+ * chroot() into a fresh empty directory (no /dev), removed again at once
+ * so nothing is left behind.  0 on success, -1 if not root or failed.
+ */
+static inline int enter_empty_root(void)
+{
+	char dir[] = "/tmp/arc4-chroot-XXXXXX";
+	int parent;
+
+	if (geteuid() != 0 || !mkdtemp(dir))
+		return -1;
+	parent = open("/tmp", O_RDONLY | O_DIRECTORY);
+	if (chroot(dir) != 0 || chdir("/") != 0) {
+		rmdir(dir);
+		return -1;
+	}
+	if (parent >= 0) {
+		unlinkat(parent, dir + 5, AT_REMOVEDIR);
+		close(parent);
+	}
+	return 0;
+}
+
 #endif /* SHIM_TEST_H */
