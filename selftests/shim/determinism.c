@@ -7,6 +7,7 @@
  * descriptors.
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -253,6 +254,43 @@ TEST(deterministic_stream_survives_another_arc4_stream_dup2ed_over_it)
 		if (i != fd)
 			dup2(fd, i);
 	EXPECT_EQ(0, count_mismatches(want, N, 0));
+	free(want);
+}
+
+enum { T_THREADS = 4, T_EACH = 5000 };
+
+static long thread_draws[T_THREADS * T_EACH];
+
+static void *draw_rand(void *arg)
+{
+	long *out = thread_draws + (uintptr_t)arg * T_EACH;
+
+	for (int i = 0; i < T_EACH; i++)
+		out[i] = rand();
+	return NULL;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One sequence per process: threads share it, no value lost or repeated. */
+TEST(threads_share_one_deterministic_sequence)
+{
+	long n = T_THREADS * T_EACH, *want = expected_values(31, NONCE_RAND, 0, n);
+	pthread_t t[T_THREADS];
+
+	srand_deterministic(31);
+	for (uintptr_t i = 0; i < T_THREADS; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, draw_rand, (void *)i));
+	for (int i = 0; i < T_THREADS; i++)
+		pthread_join(t[i], NULL);
+	qsort(want, n, sizeof(*want), cmp_long);
+	qsort(thread_draws, n, sizeof(*want), cmp_long);
+	EXPECT_EQ(0, memcmp(want, thread_draws, n * sizeof(*want)));
 	free(want);
 }
 

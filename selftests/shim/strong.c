@@ -350,4 +350,47 @@ TEST(child_buffer_is_zero_after_raw_fork)
 	EXPECT_EQ(0, st) TH_LOG("the child saw the parent's bytes");
 }
 
+static void *draw_once(void *arg)
+{
+	(void)arc4random();
+	return arg;
+}
+
+static int count_wipeonfork_maps(void)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	uintptr_t s = 0, e = 0;
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		uintptr_t a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
+			s = a;
+			e = b;
+		} else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " wf")) {
+			n += (e - s) / 16384;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+TEST(thread_exit_unmaps_its_buffer)
+{
+	int before;
+
+	(void)arc4random();
+	before = count_wipeonfork_maps();
+	for (int i = 0; i < 200; i++) {
+		pthread_t t;
+
+		ASSERT_EQ(0, pthread_create(&t, NULL, draw_once, NULL));
+		pthread_join(t, NULL);
+	}
+	EXPECT_EQ(before, count_wipeonfork_maps());
+}
+
 TEST_HARNESS_MAIN
