@@ -1,0 +1,57 @@
+# arc4: /dev/arc4 kernel module, libc shim, tests.
+#
+#   make            build the module, the shim and the tests
+#   make demo       boot the test VM and show /dev/arc4 and the shim at work
+#   make test       run every test; ends with "N passed, N failed"
+#   make check      checkpatch, sparse, W=1 and -Werror builds
+#   make deps       install missing Debian packages (as root)
+#
+# KDIR defaults to the running kernel's build tree when it exists, else to
+# the headers of the kernel the test VM boots (Debian's linux-image-amd64).
+
+TOP := $(CURDIR)
+RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+ifeq ($(origin KDIR),undefined)
+KDIR := $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(shell scripts/kver 2>/dev/null | sed 's|^|/lib/modules/|;s|$$|/build|'))
+endif
+export KDIR
+
+SELFTEST_DIRS := $(patsubst %/Makefile,%,$(wildcard selftests/*/Makefile))
+USER_CFLAGS := -O2 -g -Wall -Wextra
+
+.PHONY: all deps module lib selftests kselftest test demo check clean \
+	$(SELFTEST_DIRS)
+
+all: module lib selftests
+
+deps:
+	@scripts/install-deps
+
+module: deps
+	@test -n "$(KDIR)" || { echo "arc4: no kernel headers (make deps)"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
+
+lib: deps
+	@if [ -f lib/Makefile ]; then $(MAKE) -C lib; fi
+
+kselftest: deps
+	@scripts/kernel-src
+
+selftests: kselftest lib $(SELFTEST_DIRS)
+
+$(SELFTEST_DIRS): kselftest lib
+	$(MAKE) -C $@ TOP=$(TOP)
+
+test: all
+	@scripts/run-tests
+
+demo: all
+	@scripts/demo
+
+check: kselftest
+	scripts/check
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1
+	@if [ -f lib/Makefile ]; then $(MAKE) -C lib clean; fi
+	rm -rf build

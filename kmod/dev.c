@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/arc4 file operations: each open file owns one arc4 stream.
+ *
+ * Contents:
+ *   1. open and release
+ *   2. read
+ *   3. llseek
+ *   4. ioctl
+ *   5. arc4_dev_fops
+ */
+
+#include <linux/fs.h>
+#include <linux/random.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "compat.h"
+#include "dev.h"
+#include "stream.h"
+
+/* ===================================================================
+ * 1. open and release
+ *
+ * arc4_dev_open(), arc4_dev_release()
+ * =================================================================== */
+
+/*
+ * A strong key is only as good as the kernel RNG behind it, so open waits
+ * for the RNG like getrandom() does, or fails with EAGAIN if asked not to.
+ */
+static int arc4_dev_open(struct inode *inode, struct file *file)
+{
+	struct arc4_stream *s;
+	int ret;
+
+	if (!rng_is_initialized()) {
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_for_random_bytes();
+		if (ret)
+			return ret;
+	}
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	arc4_stream_init(s);
+	file->private_data = s;
+	/* Threads sharing the file see whole deterministic reads. */
+	file->f_mode |= FMODE_ATOMIC_POS;
+	return 0;
+}
+
+static int arc4_dev_release(struct inode *inode, struct file *file)
+{
+	struct arc4_stream *s = file->private_data;
+
+	arc4_stream_wipe(s);
+	kfree_sensitive(s);
+	return 0;
+}
+
+/* ===================================================================
+ * 2. read
+ *
+ * arc4_dev_read()
+ * =================================================================== */
+
+/*
+ * Keystream goes through a chunk on the stack and is wiped from there
+ * before returning.  Every page the reader is given a chance to take a
+ * signal, so that a huge read can be interrupted and returns what it has,
+ * like /dev/urandom.  A read never mixes two streams: if the file is
+ * reseeded or changes mode while a long read runs, the read stops there.
+ */
+static ssize_t arc4_dev_read(struct file *file, char __user *ubuf,
+			     size_t len, loff_t *ppos)
+{
+	struct arc4_stream *s = file->private_data;
+	u8 chunk[ARC4_CHUNK] __aligned(16);
+	struct arc4_cursor c;
+	size_t done = 0, since_check = 0;
+	u64 pos = *ppos;
+	u32 mode, epoch;
+	ssize_t ret = 0;
+
+	mode = arc4_stream_mode(s);
+	if (mode == ARC4_MODE_DETERMINISTIC) {
+		if (*ppos < 0)
+			return -EINVAL;
+		len = min_t(u64, len, (u64)LLONG_MAX - pos);
+	}
+	if (!len)
+		return 0;
+
+	arc4_stream_begin(s, &c, pos, min_t(size_t, len, ARC4_SEGMENT));
+	mode = c.mode;
+	epoch = c.epoch;
+	for (;;) {
+		size_t seg = min_t(size_t, len - done, ARC4_SEGMENT);
+
+		while (seg) {
+			unsigned int n = min_t(size_t, seg, ARC4_CHUNK - c.skip);
+
+			arc4_cursor_fill(&c, chunk, c.skip + n);
+			if (copy_to_user(ubuf + done, chunk + c.skip, n)) {
+				ret = -EFAULT;
+				goto out;
+			}
+			c.skip = 0;
+			done += n;
+			seg -= n;
+			since_check += n;
+			if (since_check >= PAGE_SIZE && done < len) {
+				since_check = 0;
+				if (signal_pending(current))
+					goto out;
+				cond_resched();
+			}
+		}
+		if (done == len)
+			break;
+		arc4_cursor_wipe(&c);
+		arc4_stream_begin(s, &c, pos + done,
+				  min_t(size_t, len - done, ARC4_SEGMENT));
+		if (c.mode != mode || c.epoch != epoch)
+			break;
+	}
+out:
+	memzero_explicit(chunk, sizeof(chunk));
+	arc4_cursor_wipe(&c);
+	if (mode == ARC4_MODE_DETERMINISTIC)
+		*ppos = pos + done;
+	return done ? done : ret;
+}
+
+/* ===================================================================
+ * 3. llseek
+ *
+ * arc4_dev_llseek()
+ * =================================================================== */
+
+/* Strong streams have no position, like pipes; deterministic ones do. */
+static loff_t arc4_dev_llseek(struct file *file, loff_t offset, int whence)
+{
+	struct arc4_stream *s = file->private_data;
+
+	if (arc4_stream_mode(s) != ARC4_MODE_DETERMINISTIC)
+		return -ESPIPE;
+	return no_seek_end_llseek(file, offset, whence);
+}
+
+/* ===================================================================
+ * 4. ioctl
+ *
+ * arc4_dev_ioctl()
+ * =================================================================== */
+
+static long arc4_dev_seed(struct file *file, void __user *arg)
+{
+	struct arc4_seed seed;
+	long ret = 0;
+
+	if (copy_from_user(&seed, arg, sizeof(seed)))
+		ret = -EFAULT;
+	else if (seed.flags)
+		ret = -EINVAL;
+	else {
+		arc4_stream_seed(file->private_data, seed.key, seed.nonce);
+		vfs_setpos(file, 0, OFFSET_MAX);
+	}
+	/* The seed is key material too. */
+	memzero_explicit(&seed, sizeof(seed));
+	return ret;
+}
+
+static long arc4_dev_info(struct file *file, void __user *arg)
+{
+	struct arc4_stream *s = file->private_data;
+	struct arc4_info info;
+
+	arc4_stream_info(s, &info);
+	if (info.mode == ARC4_MODE_DETERMINISTIC)
+		info.position = READ_ONCE(file->f_pos);
+	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
+			   unsigned long arg)
+{
+	struct arc4_stream *s = file->private_data;
+
+	switch (cmd) {
+	case ARC4_IOC_SEED:
+		return arc4_dev_seed(file, (void __user *)arg);
+	case ARC4_IOC_STRONG:
+		arc4_stream_strong(s);
+		vfs_setpos(file, 0, OFFSET_MAX);
+		return 0;
+	case ARC4_IOC_RESEED:
+		return arc4_stream_reseed(s);
+	case ARC4_IOC_GET_INFO:
+		return arc4_dev_info(file, (void __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* ===================================================================
+ * 5. arc4_dev_fops
+ *
+ * No write or mmap: the VFS answers those with EINVAL and ENODEV.  Both
+ * structs have the same layout on 32-bit userspace, so compat_ptr_ioctl()
+ * is all a 32-bit caller needs.
+ * =================================================================== */
+
+const struct file_operations arc4_dev_fops = {
+	.owner		= THIS_MODULE,
+	.open		= arc4_dev_open,
+	.release	= arc4_dev_release,
+	.read		= arc4_dev_read,
+	.llseek		= arc4_dev_llseek,
+	.unlocked_ioctl	= arc4_dev_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+};

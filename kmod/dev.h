@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef ARC4_DEV_H
+#define ARC4_DEV_H
+
+#include <linux/fs.h>
+
+extern const struct file_operations arc4_dev_fops;
+
+#endif /* ARC4_DEV_H */

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arc4dev: strong and replayable random streams at /dev/arc4.
+ *
+ * Contents:
+ *   1. Module parameters: the rekey budgets
+ *   2. VM fork notifier
+ *   3. Module init and exit
+ */
+
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/notifier.h>
+
+#include "compat.h"
+#include "dev.h"
+#include "stream.h"
+
+/* ===================================================================
+ * 1. Module parameters
+ *
+ * rekey_bytes, rekey_seconds (writable in /sys/module/arc4dev/parameters)
+ * =================================================================== */
+
+/*
+ * OpenBSD's arc4random rekeys about every 1.6 MB; the kernel's own CRNG
+ * every 60 s at most.  The defaults match those and the limits keep the
+ * budgets from being made much weaker.
+ */
+enum {
+	ARC4_REKEY_BYTES_DEFAULT = 1600000,
+	ARC4_REKEY_BYTES_MAX = 64 * 1024 * 1024,
+	ARC4_REKEY_SECONDS_DEFAULT = 60,
+	ARC4_REKEY_SECONDS_MAX = 3600,
+};
+
+unsigned long arc4_rekey_bytes = ARC4_REKEY_BYTES_DEFAULT;
+unsigned int arc4_rekey_seconds = ARC4_REKEY_SECONDS_DEFAULT;
+
+static int arc4_set_rekey_bytes(const char *val, const struct kernel_param *kp)
+{
+	unsigned long n;
+	int ret = kstrtoul(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (!n || n > ARC4_REKEY_BYTES_MAX)
+		return -EINVAL;
+	WRITE_ONCE(arc4_rekey_bytes, n);
+	return 0;
+}
+
+static int arc4_set_rekey_seconds(const char *val,
+				  const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (!n || n > ARC4_REKEY_SECONDS_MAX)
+		return -EINVAL;
+	WRITE_ONCE(arc4_rekey_seconds, n);
+	return 0;
+}
+
+static const struct kernel_param_ops arc4_rekey_bytes_ops = {
+	.set = arc4_set_rekey_bytes,
+	.get = param_get_ulong,
+};
+
+static const struct kernel_param_ops arc4_rekey_seconds_ops = {
+	.set = arc4_set_rekey_seconds,
+	.get = param_get_uint,
+};
+
+module_param_cb(rekey_bytes, &arc4_rekey_bytes_ops, &arc4_rekey_bytes, 0644);
+MODULE_PARM_DESC(rekey_bytes,
+		 "Strong bytes per stream between kernel-RNG rekeys (1..67108864, default 1600000)");
+module_param_cb(rekey_seconds, &arc4_rekey_seconds_ops, &arc4_rekey_seconds,
+		0644);
+MODULE_PARM_DESC(rekey_seconds,
+		 "Seconds between kernel-RNG rekeys of a stream in use (1..3600, default 60)");
+
+/* ===================================================================
+ * 2. VM fork notifier
+ * =================================================================== */
+
+static int arc4_vmfork(struct notifier_block *nb, unsigned long action,
+		       void *data)
+{
+	arc4_stream_vmforked();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block arc4_vmfork_nb = {
+	.notifier_call = arc4_vmfork,
+};
+
+/* ===================================================================
+ * 3. Module init and exit
+ * =================================================================== */
+
+static struct miscdevice arc4_misc = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "arc4",
+	.fops	= &arc4_dev_fops,
+	.mode	= 0666,
+};
+
+static int __init arc4_init(void)
+{
+	int ret;
+
+	BUILD_BUG_ON(sizeof(struct arc4_seed) != 48);
+	BUILD_BUG_ON(sizeof(struct arc4_info) != 64);
+
+	ret = arc4_stream_selftest();
+	if (ret) {
+		pr_err("ChaCha20 known-answer self-test failed, not loading\n");
+		return ret;
+	}
+
+	ret = register_random_vmfork_notifier(&arc4_vmfork_nb);
+	if (ret)
+		return ret;
+
+	ret = misc_register(&arc4_misc);
+	if (ret)
+		goto err_vmfork;
+
+	pr_debug("ready, vmfork %s\n", ARC4_HAVE_VMFORK ? "on" : "off");
+	return 0;
+
+err_vmfork:
+	unregister_random_vmfork_notifier(&arc4_vmfork_nb);
+	return ret;
+}
+
+static void __exit arc4_exit(void)
+{
+	misc_deregister(&arc4_misc);
+	unregister_random_vmfork_notifier(&arc4_vmfork_nb);
+}
+
+module_init(arc4_init);
+module_exit(arc4_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Per-open ChaCha20 random streams at /dev/arc4");
+MODULE_AUTHOR("The arc4 developers");

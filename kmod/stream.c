@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The arc4 stream: one ChaCha20 key and what is done with it.
+ *
+ * Contents:
+ *   1. Strong keys: rekey, ratchet, budgets, VM fork
+ *   2. Stream state: init, wipe, seed, strong, reseed, mode, info
+ *   3. Keystream: begin, cursor fill and wipe
+ *   4. Known-answer self-test
+ *
+ * A strong stream never emits keystream under its own key.  Every read (and
+ * every ARC4_SEGMENT of a long one) first runs one ChaCha20 block under the
+ * stream key: the first half of that block becomes the new stream key, the
+ * second half keys the output.  The old key is overwritten before anything
+ * leaves the kernel and the output key lives on the reader's stack and is
+ * wiped when the read returns, so nothing that stays behind can reconstruct
+ * output already returned (fast key erasure).
+ *
+ * A deterministic stream is plain ChaCha20 with a 64-bit block counter in
+ * words 12-13 and a 64-bit nonce in words 14-15, addressed by byte position.
+ */
+
+#include <linux/atomic.h>
+#include <linux/bug.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "compat.h"
+#include "stream.h"
+
+/*
+ * Source of zeroes for chacha_crypt(), which XORs keystream into its input:
+ * reading a constant zero chunk saves clearing the output buffer first.
+ */
+static const u8 arc4_zeroes[ARC4_CHUNK];
+
+/* ===================================================================
+ * 1. Strong keys
+ *
+ * arc4_stream_vmforked() - called when the kernel reports a VM fork
+ * =================================================================== */
+
+static atomic_t arc4_vmfork_generation = ATOMIC_INIT(0);
+
+/*
+ * After a VM fork two machines hold the same stream keys.  Bumping the
+ * generation makes every strong stream take a new key from the (by then
+ * reseeded) kernel RNG before its next output.
+ */
+void arc4_stream_vmforked(void)
+{
+	atomic_inc(&arc4_vmfork_generation);
+}
+
+static void arc4_stream_rekey(struct arc4_stream *s)
+{
+	get_random_bytes(s->key, sizeof(s->key));
+	s->bytes_since_reseed = 0;
+	s->reseeds++;
+	s->reseed_jiffies = jiffies;
+	s->vmfork_gen = atomic_read(&arc4_vmfork_generation);
+}
+
+static bool arc4_stream_budget_spent(const struct arc4_stream *s)
+{
+	return s->bytes_since_reseed >= READ_ONCE(arc4_rekey_bytes) ||
+	       time_after(jiffies, s->reseed_jiffies +
+			  READ_ONCE(arc4_rekey_seconds) * HZ) ||
+	       s->vmfork_gen != atomic_read(&arc4_vmfork_generation);
+}
+
+/* Replace the stream key by half a block under it; the other half keys out. */
+static void arc4_stream_ratchet(struct arc4_stream *s, u32 *out_key)
+{
+	u32 state[CHACHA_STATE_WORDS];
+	u8 block[CHACHA_BLOCK_SIZE];
+
+	BUILD_BUG_ON(sizeof(block) != 2 * sizeof(s->key));
+	chacha_init_consts(state);
+	memcpy(&state[4], s->key, sizeof(s->key));
+	memset(&state[12], 0, 4 * sizeof(u32));
+	chacha20_block(state, block);
+	memcpy(s->key, block, sizeof(s->key));
+	memcpy(out_key, block + sizeof(s->key), sizeof(s->key));
+	memzero_explicit(block, sizeof(block));
+	memzero_explicit(state, sizeof(state));
+}
+
+/* ===================================================================
+ * 2. Stream state
+ *
+ * arc4_stream_init(), arc4_stream_wipe(), arc4_stream_seed(),
+ * arc4_stream_strong(), arc4_stream_reseed(), arc4_stream_mode(),
+ * arc4_stream_info()
+ * =================================================================== */
+
+/* A new stream is strong, keyed from the kernel RNG. */
+void arc4_stream_init(struct arc4_stream *s)
+{
+	memset(s, 0, sizeof(*s));
+	mutex_init(&s->lock);
+	s->mode = ARC4_MODE_STRONG;
+	arc4_stream_rekey(s);
+}
+
+void arc4_stream_wipe(struct arc4_stream *s)
+{
+	mutex_destroy(&s->lock);
+	memzero_explicit(s, sizeof(*s));
+}
+
+void arc4_stream_seed(struct arc4_stream *s, const u8 key[CHACHA_KEY_SIZE],
+		      u64 nonce)
+{
+	int i;
+
+	mutex_lock(&s->lock);
+	for (i = 0; i < ARRAY_SIZE(s->key); i++)
+		s->key[i] = get_unaligned_le32(key + 4 * i);
+	s->nonce = nonce;
+	s->mode = ARC4_MODE_DETERMINISTIC;
+	s->epoch++;
+	mutex_unlock(&s->lock);
+}
+
+void arc4_stream_strong(struct arc4_stream *s)
+{
+	mutex_lock(&s->lock);
+	arc4_stream_rekey(s);
+	s->nonce = 0;
+	s->mode = ARC4_MODE_STRONG;
+	s->epoch++;
+	mutex_unlock(&s->lock);
+}
+
+int arc4_stream_reseed(struct arc4_stream *s)
+{
+	int ret = 0;
+
+	mutex_lock(&s->lock);
+	if (s->mode == ARC4_MODE_STRONG)
+		arc4_stream_rekey(s);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+u32 arc4_stream_mode(struct arc4_stream *s)
+{
+	return READ_ONCE(s->mode);
+}
+
+/* Everything but the key and nonce; the caller fills in the position. */
+void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	mutex_lock(&s->lock);
+	info->mode = s->mode;
+	info->bytes_since_reseed = s->bytes_since_reseed;
+	info->reseeds = s->reseeds;
+	mutex_unlock(&s->lock);
+}
+
+/* ===================================================================
+ * 3. Keystream
+ *
+ * arc4_stream_begin(), arc4_cursor_fill(), arc4_cursor_wipe()
+ * =================================================================== */
+
+/**
+ * arc4_stream_begin() - make a cursor for the next @len bytes of @s
+ * @s:   the stream
+ * @c:   cursor to fill; the caller wipes it with arc4_cursor_wipe()
+ * @pos: deterministic mode: byte position of the first byte
+ * @len: strong mode: bytes the caller will take (charged to the budget)
+ *
+ * In strong mode this rekeys from the kernel RNG if a budget is spent, then
+ * ratchets the key, so @c holds a key that no longer exists in @s.  The
+ * stream lock is held only here; keystream is made without it.
+ */
+void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
+		       u64 pos, size_t len)
+{
+	u32 key[CHACHA_KEY_SIZE / sizeof(u32)];
+
+	mutex_lock(&s->lock);
+	c->mode = s->mode;
+	c->epoch = s->epoch;
+	chacha_init_consts(c->state);
+	c->state[14] = 0;
+	c->state[15] = 0;
+	if (s->mode == ARC4_MODE_STRONG) {
+		if (arc4_stream_budget_spent(s))
+			arc4_stream_rekey(s);
+		arc4_stream_ratchet(s, key);
+		s->bytes_since_reseed += len;
+		memcpy(&c->state[4], key, sizeof(key));
+		memzero_explicit(key, sizeof(key));
+		c->block = 0;
+		c->skip = 0;
+	} else {
+		memcpy(&c->state[4], s->key, sizeof(s->key));
+		c->state[14] = lower_32_bits(s->nonce);
+		c->state[15] = upper_32_bits(s->nonce);
+		c->block = pos / CHACHA_BLOCK_SIZE;
+		c->skip = pos % CHACHA_BLOCK_SIZE;
+	}
+	mutex_unlock(&s->lock);
+}
+
+/**
+ * arc4_cursor_fill() - write @len bytes of keystream from the cursor's block
+ * @c:   cursor; advanced by the blocks used (a partial block counts whole)
+ * @buf: destination
+ * @len: at most ARC4_CHUNK
+ *
+ * The kernel's ChaCha20 code counts blocks in word 12 only.  The 64-bit
+ * counter is kept here and each call is cut where word 12 would wrap, so the
+ * carry into word 13 happens exactly as the stream's definition says.
+ */
+void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len)
+{
+	if (WARN_ON_ONCE(len > ARC4_CHUNK))
+		len = ARC4_CHUNK;
+	while (len) {
+		u32 lo = lower_32_bits(c->block);
+		u64 room = ((u64)U32_MAX - lo + 1) * CHACHA_BLOCK_SIZE;
+		unsigned int n = min_t(u64, len, room);
+
+		c->state[12] = lo;
+		c->state[13] = upper_32_bits(c->block);
+		chacha20_crypt(c->state, buf, arc4_zeroes, n);
+		c->block += DIV_ROUND_UP(n, CHACHA_BLOCK_SIZE);
+		buf += n;
+		len -= n;
+	}
+}
+
+void arc4_cursor_wipe(struct arc4_cursor *c)
+{
+	memzero_explicit(c, sizeof(*c));
+}
+
+/* ===================================================================
+ * 4. Known-answer self-test
+ *
+ * arc4_stream_selftest() - 0, or -EINVAL if the cipher is wrong here
+ * =================================================================== */
+
+/*
+ * RFC 8439: A.1 test vectors 1 and 2 (zero key and nonce, blocks 0 and 1)
+ * and the 2.3.2 block (key 00..1f, counter 1, nonce 00000009 0000004a
+ * 00000000), which in this stream's layout is block 0x0900000000000001 with
+ * nonce 0x4a000000: it exercises the high counter word.
+ */
+static const u8 arc4_kat_a1[2 * CHACHA_BLOCK_SIZE] = {
+	0x76, 0xb8, 0xe0, 0xad, 0xa0, 0xf1, 0x3d, 0x90, 0x40, 0x5d, 0x6a, 0xe5,
+	0x53, 0x86, 0xbd, 0x28, 0xbd, 0xd2, 0x19, 0xb8, 0xa0, 0x8d, 0xed, 0x1a,
+	0xa8, 0x36, 0xef, 0xcc, 0x8b, 0x77, 0x0d, 0xc7, 0xda, 0x41, 0x59, 0x7c,
+	0x51, 0x57, 0x48, 0x8d, 0x77, 0x24, 0xe0, 0x3f, 0xb8, 0xd8, 0x4a, 0x37,
+	0x6a, 0x43, 0xb8, 0xf4, 0x15, 0x18, 0xa1, 0x1c, 0xc3, 0x87, 0xb6, 0x69,
+	0xb2, 0xee, 0x65, 0x86,
+	0x9f, 0x07, 0xe7, 0xbe, 0x55, 0x51, 0x38, 0x7a, 0x98, 0xba, 0x97, 0x7c,
+	0x73, 0x2d, 0x08, 0x0d, 0xcb, 0x0f, 0x29, 0xa0, 0x48, 0xe3, 0x65, 0x69,
+	0x12, 0xc6, 0x53, 0x3e, 0x32, 0xee, 0x7a, 0xed, 0x29, 0xb7, 0x21, 0x76,
+	0x9c, 0xe6, 0x4e, 0x43, 0xd5, 0x71, 0x33, 0xb0, 0x74, 0xd8, 0x39, 0xd5,
+	0x31, 0xed, 0x1f, 0x28, 0x51, 0x0a, 0xfb, 0x45, 0xac, 0xe1, 0x0a, 0x1f,
+	0x4b, 0x79, 0x4d, 0x6f,
+};
+
+static const u8 arc4_kat_232[CHACHA_BLOCK_SIZE] = {
+	0x10, 0xf1, 0xe7, 0xe4, 0xd1, 0x3b, 0x59, 0x15, 0x50, 0x0f, 0xdd, 0x1f,
+	0xa3, 0x20, 0x71, 0xc4, 0xc7, 0xd1, 0xf4, 0xc7, 0x33, 0xc0, 0x68, 0x03,
+	0x04, 0x22, 0xaa, 0x9a, 0xc3, 0xd4, 0x6c, 0x4e, 0xd2, 0x82, 0x64, 0x46,
+	0x07, 0x9f, 0xaa, 0x09, 0x14, 0xc2, 0xd7, 0x05, 0xd9, 0x8b, 0x02, 0xa2,
+	0xb5, 0x12, 0x9c, 0xd1, 0xde, 0x16, 0x4e, 0xb9, 0xcb, 0xd0, 0x83, 0xe8,
+	0xa2, 0x50, 0x3c, 0x4e,
+};
+
+static bool arc4_kat(const u8 *key, u64 nonce, u64 block,
+		     const u8 *expect, unsigned int len)
+{
+	struct arc4_cursor c = { .block = block };
+	u8 out[2 * CHACHA_BLOCK_SIZE];
+	bool ok;
+	int i;
+
+	chacha_init_consts(c.state);
+	for (i = 0; i < CHACHA_KEY_SIZE / 4; i++)
+		c.state[4 + i] = get_unaligned_le32(key + 4 * i);
+	c.state[14] = lower_32_bits(nonce);
+	c.state[15] = upper_32_bits(nonce);
+	arc4_cursor_fill(&c, out, len);
+	ok = !memcmp(out, expect, len);
+	memzero_explicit(out, sizeof(out));
+	arc4_cursor_wipe(&c);
+	return ok;
+}
+
+int arc4_stream_selftest(void)
+{
+	u8 key[CHACHA_KEY_SIZE] = { };
+	bool ok;
+	int i;
+
+	/* Blocks 0 and 1 in one call, then block 1 on its own. */
+	ok = arc4_kat(key, 0, 0, arc4_kat_a1, sizeof(arc4_kat_a1));
+	ok &= arc4_kat(key, 0, 1, arc4_kat_a1 + CHACHA_BLOCK_SIZE,
+		       CHACHA_BLOCK_SIZE);
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = i;
+	ok &= arc4_kat(key, 0x4a000000, 0x0900000000000001ULL, arc4_kat_232,
+		       sizeof(arc4_kat_232));
+	return ok ? 0 : -EINVAL;
+}

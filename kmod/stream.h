@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One ChaCha20 stream: the state behind an open /dev/arc4.  Nothing here
+ * knows about files; dev.c maps file operations onto these functions.
+ */
+#ifndef ARC4_STREAM_H
+#define ARC4_STREAM_H
+
+#include <crypto/chacha.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <uapi/linux/arc4.h>
+
+/*
+ * Keystream is produced this many bytes at a time into a buffer on the
+ * caller's stack: eight blocks, the widest the AVX2 code does at once.
+ */
+#define ARC4_CHUNK		(8 * CHACHA_BLOCK_SIZE)
+
+/*
+ * A strong read takes a fresh output key, and checks the rekey budgets,
+ * every this many bytes.
+ */
+#define ARC4_SEGMENT		(64 * 1024)
+
+/* Rekey budgets; module parameters, see main.c. */
+extern unsigned long arc4_rekey_bytes;
+extern unsigned int arc4_rekey_seconds;
+
+/**
+ * struct arc4_stream - one stream; every field is under @lock
+ * @key:                the stream key; in strong mode it is replaced before
+ *                      any output that depends on it leaves the kernel
+ * @nonce:              deterministic mode: state words 14-15
+ * @bytes_since_reseed: strong output since the key came from the kernel RNG
+ * @reseeds:            keys taken from the kernel RNG
+ * @reseed_jiffies:     when the key last came from the kernel RNG
+ * @vmfork_gen:         VM-fork generation at that time
+ * @epoch:              bumped on every mode change or seed; a read that sees
+ *                      it move stops, so one read() never mixes two streams
+ * @mode:               ARC4_MODE_STRONG or ARC4_MODE_DETERMINISTIC
+ */
+struct arc4_stream {
+	struct mutex lock;
+	u32 key[CHACHA_KEY_SIZE / sizeof(u32)];
+	u64 nonce;
+	u64 bytes_since_reseed;
+	u64 reseeds;
+	unsigned long reseed_jiffies;
+	unsigned int vmfork_gen;
+	u32 epoch;
+	u32 mode;
+};
+
+/**
+ * struct arc4_cursor - keystream generator private to one read()
+ * @state: ChaCha20 state; words 12-13 are set from @block before each use
+ * @block: 64-bit block counter of the next block
+ * @skip:  bytes of the first block that precede the requested position
+ * @epoch: the stream's epoch when the cursor was made
+ * @mode:  the stream's mode when the cursor was made
+ */
+struct arc4_cursor {
+	u32 state[CHACHA_STATE_WORDS];
+	u64 block;
+	unsigned int skip;
+	u32 epoch;
+	u32 mode;
+};
+
+void arc4_stream_init(struct arc4_stream *s);
+void arc4_stream_wipe(struct arc4_stream *s);
+void arc4_stream_seed(struct arc4_stream *s, const u8 key[CHACHA_KEY_SIZE],
+		      u64 nonce);
+void arc4_stream_strong(struct arc4_stream *s);
+int arc4_stream_reseed(struct arc4_stream *s);
+u32 arc4_stream_mode(struct arc4_stream *s);
+void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info);
+void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
+		       u64 pos, size_t len);
+void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len);
+void arc4_cursor_wipe(struct arc4_cursor *c);
+void arc4_stream_vmforked(void);
+int arc4_stream_selftest(void);
+
+#endif /* ARC4_STREAM_H */
