@@ -182,15 +182,20 @@ static void aborts_without_source(struct __test_metadata *_metadata, int err,
 			_exit(4);	/* cannot hide the device */
 		if (refuse_getrandom(err) != 0)
 			_exit(3);
-		switch (which) {
-		case 0: v = arc4random(); break;
-		case 1: arc4random_buf(b, sizeof(b)); v = b[0]; break;
-		case 2: v = arc4random_uniform(1000); break;
-		case 3: v = rand(); break;
-		case 4: v = random(); break;
-		case 5: v = lrand48(); break;
-		default: v = drand48() * 1000; break;
-		}
+		if (which == 0)
+			v = arc4random();
+		else if (which == 1)
+			arc4random_buf(b, sizeof(b)), v = b[0];
+		else if (which == 2)
+			v = arc4random_uniform(1000);
+		else if (which == 3)
+			v = rand();
+		else if (which == 4)
+			v = random();
+		else if (which == 5)
+			v = lrand48();
+		else
+			v = drand48() * 1000;
 		if (write(p[1], &v, sizeof(v)) < 0)
 			_exit(5);
 		_exit(0);
