@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * arc4random.h - the arc4 libc shim.
+ *
+ * Link with -larc4 (before libc; `pkg-config --libs arc4`) or preload
+ * libarc4.so.  rand(), random() and the rand48 family then return strong
+ * random numbers, and the seed given to srand(), srandom(), srand48(),
+ * seed48() and lcong48() is ignored.  A program that needs to replay a
+ * sequence says so with one of the *_deterministic() calls below.
+ * ARC4_LEGACY=1 in the environment (ignored for set-user-ID and other
+ * secure-execution programs) restores glibc's behaviour for every family.
+ *
+ * Strong output comes from /dev/arc4, else getrandom(); with neither the
+ * process aborts.  Before the kernel RNG is initialised (early boot) strong
+ * calls block until it is, as getrandom() does.
+ *
+ * The seed rule of srand_deterministic() and srandom_deterministic()
+ * --------------------------------------------------------------------
+ * seed s selects the /dev/arc4 deterministic stream (ARC4_IOC_SEED) with
+ *
+ *   key   = the 4 bytes of s, little-endian, then 28 zero bytes
+ *   nonce = the 8 ASCII bytes "rand\0\0\0\0"   for srand_deterministic()
+ *           the 8 ASCII bytes "random\0\0"     for srandom_deterministic()
+ *           read as a little-endian 64-bit number
+ *
+ * that is, original ChaCha20 (20 rounds) with that key, the 64-bit block
+ * counter in state words 12-13 and the nonce in words 14-15.  The n-th
+ * value returned after seeding (n = 0, 1, ...) is stream bytes 4n..4n+3
+ * read as a little-endian 32-bit number with the top bit cleared: every
+ * value consumes exactly 4 bytes, so the sequence is the same on every
+ * machine, and the same with or without the module (the shim computes
+ * the stream itself when /dev/arc4 is missing).  The two families never
+ * share a stream.
+ *
+ * Always deterministic and bit-identical to glibc: srand48_deterministic(),
+ * seed48_deterministic(), lcong48_deterministic() (then drand48(),
+ * lrand48(), mrand48()), initstate() and setstate() (then random(), on
+ * the caller's buffer with glibc's algorithm), rand_r(), erand48(),
+ * nrand48() and jrand48() (which use the multiplier and addend last set
+ * by srand48(), seed48() or lcong48(), with or without _deterministic,
+ * as glibc's do).
+ */
+#ifndef ARC4RANDOM_H
+#define ARC4RANDOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Strong: 32 random bits; len random bytes; uniform on [0, upper_bound).
+ * glibc 2.36 declares the same three in <stdlib.h>; the shim's replace
+ * glibc's at link time.
+ */
+#if !(defined(__GLIBC__) && __GLIBC_PREREQ(2, 36) && defined(__USE_MISC))
+uint32_t arc4random(void);
+void arc4random_buf(void *buf, size_t len);
+uint32_t arc4random_uniform(uint32_t upper_bound);
+#endif
+
+/* Replayable sequences for rand() and random(): see the seed rule above. */
+void srand_deterministic(unsigned int seed);
+void srandom_deterministic(unsigned int seed);
+
+/* random() back to strong mode (BSD). */
+void srandomdev(void);
+
+/* The POSIX rand48 generator, exactly as glibc computes it. */
+void srand48_deterministic(long seed);
+unsigned short *seed48_deterministic(unsigned short xseed[3]);
+void lcong48_deterministic(unsigned short param[7]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ARC4RANDOM_H */

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The deterministic streams of srand_deterministic() and
+ * srandom_deterministic(): the documented seed rule checked against
+ * OpenSSL's ChaCha20, served by the device when present and computed by
+ * the shim when not, unchanged across fork, closed and dup2()ed
+ * descriptors.
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <openssl/evp.h>
+#include <linux/arc4.h>
+
+#include "arc4random.h"
+#include "kselftest_harness.h"
+#include "shim_test.h"
+
+#define NONCE_RAND	"rand\0\0\0\0"
+#define NONCE_RANDOM	"random\0\0"
+
+/*
+ * OpenSSL's chacha20 takes a 16-byte IV: le32 counter low, le32 counter
+ * high, le64 nonce; it carries the counter into word 13.  That is exactly
+ * the device's layout, so it is an independent oracle for the stream.
+ */
+static void openssl_stream(uint32_t seed, const char nonce[8], uint64_t off,
+			   uint8_t *out, size_t len)
+{
+	uint8_t key[32] = { seed, seed >> 8, seed >> 16, seed >> 24 };
+	uint8_t iv[16] = { 0 }, *zero = calloc(1, len + 64), *tmp = malloc(len + 64);
+	uint64_t block = off / 64;
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	int n;
+
+	for (int i = 0; i < 8; i++)
+		iv[i] = block >> (8 * i);
+	memcpy(iv + 8, nonce, 8);
+	EVP_EncryptInit_ex(c, EVP_chacha20(), NULL, key, iv);
+	EVP_EncryptUpdate(c, tmp, &n, zero, off % 64 + len);
+	memcpy(out, tmp + off % 64, len);
+	EVP_CIPHER_CTX_free(c);
+	free(zero);
+	free(tmp);
+}
+
+/* Values first .. first + n - 1 of a seed, by the documented rule. */
+static long *expected_values(uint32_t seed, const char nonce[8], long first,
+			     long n)
+{
+	uint8_t *s = malloc(4 * n);
+	long *v = malloc(n * sizeof(*v));
+
+	openssl_stream(seed, nonce, 4 * first, s, 4 * n);
+	for (long i = 0; i < n; i++)
+		v[i] = (s[4 * i] | s[4 * i + 1] << 8 | s[4 * i + 2] << 16 |
+			(uint32_t)s[4 * i + 3] << 24) & 0x7fffffff;
+	free(s);
+	return v;
+}
+
+enum { N = 20000 };	/* 80 KB of stream: many refills */
+
+static long count_mismatches(long *want, long n, int use_random)
+{
+	long bad = 0;
+
+	for (long i = 0; i < n; i++)
+		bad += (use_random ? random() : rand()) != want[i];
+	return bad;
+}
+
+TEST(srand_deterministic_sequence_is_chacha20_of_the_seed_rule)
+{
+	static const uint32_t seeds[] = { 0, 1, 42, 0x80000000u, 0xffffffffu };
+
+	for (int i = 0; i < 5; i++) {
+		long *want = expected_values(seeds[i], NONCE_RAND, 0, N);
+
+		srand_deterministic(seeds[i]);
+		EXPECT_EQ(0, count_mismatches(want, N, 0))
+			TH_LOG("seed %u", seeds[i]);
+		free(want);
+	}
+}
+
+TEST(srandom_deterministic_sequence_is_chacha20_of_the_seed_rule)
+{
+	static const uint32_t seeds[] = { 0, 1, 42, 0xffffffffu };
+
+	for (int i = 0; i < 4; i++) {
+		long *want = expected_values(seeds[i], NONCE_RANDOM, 0, N);
+
+		srandom_deterministic(seeds[i]);
+		EXPECT_EQ(0, count_mismatches(want, N, 1))
+			TH_LOG("seed %u", seeds[i]);
+		free(want);
+	}
+}
+
+/* The fd of ours that reads /dev/arc4, or -1. */
+static int find_device_fd(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int found = -1;
+
+	while (d && (e = readdir(d))) {
+		char path[300], target[64];
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = 0;
+			if (!strcmp(target, "/dev/arc4"))
+				found = atoi(e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+TEST(deterministic_stream_is_read_from_the_device_when_present)
+{
+	struct arc4_info info;
+	long *want;
+	int fd;
+
+	if (!have_device())
+		SKIP(return, "no /dev/arc4 (module not loaded)");
+	ASSERT_EQ(-1, find_device_fd());
+	want = expected_values(77, NONCE_RAND, 0, N);
+	srand_deterministic(77);
+	EXPECT_EQ(0, count_mismatches(want, N, 0));
+	fd = find_device_fd();
+	ASSERT_NE(-1, fd) TH_LOG("no /dev/arc4 descriptor after seeding");
+	ASSERT_EQ(0, ioctl(fd, ARC4_IOC_GET_INFO, &info));
+	EXPECT_EQ(ARC4_MODE_DETERMINISTIC, info.mode);
+	EXPECT_EQ(0, info.position) TH_LOG("shim moved the shared offset");
+	free(want);
+}
+
+TEST(deterministic_stream_is_computed_without_the_device)
+{
+	long *want = expected_values(1234, NONCE_RANDOM, 0, N);
+
+	if (enter_empty_root() != 0)
+		SKIP(return, "chroot needs root");
+	ASSERT_NE(0, access("/dev/arc4", F_OK));
+	srandom_deterministic(1234);
+	EXPECT_EQ(0, count_mismatches(want, N, 1));
+	free(want);
+}
+
+/* Draw 100, fork by `how`; both draw N more; compare against OpenSSL. */
+static void fork_continues(struct __test_metadata *_metadata, int how)
+{
+	long *want = expected_values(99, NONCE_RAND, 100, N);
+	int st;
+	pid_t pid;
+
+	srand_deterministic(99);
+	for (int i = 0; i < 100; i++)
+		rand();
+	pid = how ? syscall(SYS_fork) : fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(count_mismatches(want, N, 0) ? 1 : 0);
+	EXPECT_EQ(0, count_mismatches(want, N, 0)) TH_LOG("parent");
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, st) TH_LOG("child did not continue the sequence");
+	free(want);
+}
+
+TEST(deterministic_sequence_continues_identically_after_fork)
+{
+	fork_continues(_metadata, 0);
+}
+
+TEST(deterministic_sequence_continues_identically_after_raw_fork)
+{
+	fork_continues(_metadata, 1);
+}
+
+TEST(child_that_reseeds_leaves_the_parent_stream_alone)
+{
+	long *want = expected_values(5, NONCE_RANDOM, 10, N);
+	long *child = expected_values(6, NONCE_RANDOM, 0, N);
+	int st;
+	pid_t pid;
+
+	srandom_deterministic(5);
+	for (int i = 0; i < 10; i++)
+		random();
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		srandom_deterministic(6);
+		_exit(count_mismatches(child, N, 1) ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, count_mismatches(want, N, 1));
+	free(want);
+	free(child);
+}
+
+static int max_fd(void)
+{
+	struct rlimit r;
+
+	getrlimit(RLIMIT_NOFILE, &r);
+	return r.rlim_cur > 4096 ? 4096 : (int)r.rlim_cur;
+}
+
+TEST(deterministic_stream_survives_closing_every_descriptor)
+{
+	long *want = expected_values(8, NONCE_RAND, 50, N);
+
+	srand_deterministic(8);
+	for (int i = 0; i < 50; i++)
+		rand();
+	for (int fd = 0; fd < max_fd(); fd++)
+		if (fd != 2)
+			close(fd);
+	EXPECT_EQ(0, count_mismatches(want, N, 0));
+	free(want);
+}
+
+/*
+ * Another stream of /dev/arc4 (same device, same inode, other key) put
+ * over every descriptor: only the stream check tells it from ours.
+ */
+TEST(deterministic_stream_survives_another_arc4_stream_dup2ed_over_it)
+{
+	struct arc4_seed other = { .key = { 1, 2, 3 }, .nonce = 7 };
+	long *want = expected_values(8, NONCE_RAND, 50, N);
+	int fd, top = max_fd();
+
+	if (!have_device())
+		SKIP(return, "no /dev/arc4 (module not loaded)");
+	srand_deterministic(8);
+	for (int i = 0; i < 50; i++)
+		rand();
+	fd = open("/dev/arc4", O_RDONLY);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, ARC4_IOC_SEED, &other));
+	for (int i = 3; i < top; i++)
+		if (i != fd)
+			dup2(fd, i);
+	EXPECT_EQ(0, count_mismatches(want, N, 0));
+	free(want);
+}
+
+enum { T_THREADS = 4, T_EACH = 5000 };
+
+static long thread_draws[T_THREADS * T_EACH];
+
+static void *draw_rand(void *arg)
+{
+	long *out = thread_draws + (uintptr_t)arg * T_EACH;
+
+	for (int i = 0; i < T_EACH; i++)
+		out[i] = rand();
+	return NULL;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One sequence per process: threads share it, no value lost or repeated. */
+TEST(threads_share_one_deterministic_sequence)
+{
+	long n = T_THREADS * T_EACH, *want = expected_values(31, NONCE_RAND, 0, n);
+	pthread_t t[T_THREADS];
+
+	srand_deterministic(31);
+	for (uintptr_t i = 0; i < T_THREADS; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, draw_rand, (void *)i));
+	for (int i = 0; i < T_THREADS; i++)
+		pthread_join(t[i], NULL);
+	qsort(want, n, sizeof(*want), cmp_long);
+	qsort(thread_draws, n, sizeof(*want), cmp_long);
+	EXPECT_EQ(0, memcmp(want, thread_draws, n * sizeof(*want)));
+	free(want);
+}
+
+TEST_HARNESS_MAIN

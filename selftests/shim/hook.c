@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libhook.so: preloaded ahead of libarc4.so, it wraps the libc calls the
+ * shim makes while it initialises and refills (open, read, ioctl, mmap,
+ * madvise, getrandom) and calls rand() and arc4random() from inside each,
+ * as an instrumented allocator or tracer might.  The shim must neither
+ * recurse forever nor deadlock.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+
+uint32_t arc4random(void);
+
+static void poke(void)
+{
+	(void)rand();
+	(void)arc4random();
+}
+
+#define NEXT(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = va_arg(ap, int);
+	va_end(ap);
+	poke();
+	return NEXT(open)(path, flags, mode);
+}
+
+ssize_t read(int fd, void *buf, size_t len)
+{
+	ssize_t n = NEXT(read)(fd, buf, len);
+
+	poke();
+	return n;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	poke();
+	return NEXT(ioctl)(fd, req, arg);
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	poke();
+	return NEXT(mmap)(addr, len, prot, flags, fd, off);
+}
+
+int madvise(void *addr, size_t len, int advice)
+{
+	poke();
+	return NEXT(madvise)(addr, len, advice);
+}
+
+ssize_t getrandom(void *buf, size_t len, unsigned int flags)
+{
+	ssize_t n = NEXT(getrandom)(buf, len, flags);
+
+	poke();
+	return n;
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How the shim is linked: exported symbols, SONAME, pkg-config, LD_PRELOAD
+ * into the unmodified ref program (with and without ARC4_LEGACY=1), the
+ * static library, secure execution, re-entrant hooks.
+ */
+#include <sys/statvfs.h>
+
+#include "kselftest_harness.h"
+#include "shim_test.h"
+
+static const char *const public_symbols[] = {
+	"arc4random", "arc4random_buf", "arc4random_uniform", "drand48",
+	"erand48", "initstate", "jrand48", "lcong48", "lcong48_deterministic",
+	"lrand48", "mrand48", "nrand48", "rand", "random", "seed48",
+	"seed48_deterministic", "setstate", "srand", "srand48",
+	"srand48_deterministic", "srand_deterministic", "srandom",
+	"srandom_deterministic", "srandomdev",
+};
+
+#define NPUBLIC (sizeof(public_symbols) / sizeof(public_symbols[0]))
+
+TEST(shared_library_exports_exactly_the_public_symbols)
+{
+	char cmd[PATH_MAX + 64], *out, want[1024] = "";
+
+	snprintf(cmd, sizeof(cmd),
+		 "nm -D --defined-only '%s' | awk '{print $3}' | LC_ALL=C sort",
+		 libarc4_so());
+	ASSERT_EQ(0, run_capture(cmd, &out));
+	for (size_t i = 0; i < NPUBLIC; i++) {
+		strcat(want, public_symbols[i]);
+		strcat(want, "\n");
+	}
+	EXPECT_STREQ(want, out);
+	free(out);
+}
+
+TEST(shared_library_has_soname_libarc4_so_1)
+{
+	char cmd[PATH_MAX + 64], *out, link[PATH_MAX];
+	ssize_t n;
+
+	snprintf(cmd, sizeof(cmd), "readelf -d '%s'", libarc4_so());
+	ASSERT_EQ(0, run_capture(cmd, &out));
+	EXPECT_NE(NULL, strstr(out, "Library soname: [libarc4.so.1]"));
+	free(out);
+	n = readlink(libarc4_so(), link, sizeof(link) - 1);
+	ASSERT_GT(n, 0) TH_LOG("libarc4.so is not a symlink");
+	link[n] = 0;
+	EXPECT_STREQ("libarc4.so.1", link);
+}
+
+TEST(pkg_config_arc4_gives_header_and_library)
+{
+	char cmd[PATH_MAX + 128], *out;
+
+	snprintf(cmd, sizeof(cmd),
+		 "PKG_CONFIG_PATH='%s/lib' pkg-config --cflags --libs arc4",
+		 top_dir());
+	ASSERT_EQ(0, run_capture(cmd, &out));
+	EXPECT_NE(NULL, strstr(out, "-larc4"));
+	EXPECT_NE(NULL, strstr(out, "-I")) TH_LOG("%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && printf '#include <arc4random.h>\\nint main(void)"
+		 "{return arc4random_uniform(1) + (lcong48_deterministic != 0) - 1;}\\n'"
+		 " | cc -x c - -o /tmp/arc4-pc-$$ "
+		 "$(PKG_CONFIG_PATH=lib pkg-config --cflags --libs arc4) "
+		 "-Wl,-rpath,$PWD/lib && /tmp/arc4-pc-$$; r=$?; "
+		 "rm -f /tmp/arc4-pc-$$; exit $r", top_dir());
+	EXPECT_EQ(0, run_capture(cmd, &out)) TH_LOG("%s", out);
+	free(out);
+}
+
+/* ref under env (e.g. "LD_PRELOAD=..."); its output. */
+static char *ref_with(const char *env, const char *prog, const char *args)
+{
+	char *out;
+	int rc = run_prog(env, prog, args, &out);
+
+	if (rc != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static char preload[PATH_MAX + 32];
+
+static const char *preload_env(void)
+{
+	snprintf(preload, sizeof(preload), "LD_PRELOAD='%s'", libarc4_so());
+	return preload;
+}
+
+static char legacy_env[PATH_MAX + 64];
+
+static const char *preload_legacy_env(void)
+{
+	snprintf(legacy_env, sizeof(legacy_env), "%s ARC4_LEGACY=1",
+		 preload_env());
+	return legacy_env;
+}
+
+/* Sequences whose glibc output the shim replaces by strong output. */
+static const char *const strong_cases[] = {
+	"rand 1 16", "random 1 16", "rand48 1 16", "srandtime 16",
+	"unseeded 16", "shared 1 8",
+};
+
+/* Every sequence, for the legacy comparisons. */
+static const char *const all_cases[] = {
+	"rand 1 200", "rand 12345 200", "random 1 200", "random 99 200",
+	"shared 1 200", "shared 77 200", "unseeded 200", "rand_r 5 200",
+	"initstate 3 8 100", "initstate 4 64 100", "initstate 5 256 500",
+	"setstate", "rand48 1 200", "rand48 -5 200",
+	"seed48 1 2 3 200", "lcong48 1 2 3 0xe66d 0xdeec 5 11 100",
+	"lcong48 9 8 7 3 0 0 1 100", "erand48 1 2 3 200",
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void expect_strong(struct __test_metadata *_metadata, const char *env,
+			  const char *prog)
+{
+	for (size_t i = 0; i < N(strong_cases); i++) {
+		char *glibc = ref_with("", "ref", strong_cases[i]);
+		char *a = ref_with(env, prog, strong_cases[i]);
+		char *b = ref_with(env, prog, strong_cases[i]);
+
+		ASSERT_TRUE(glibc && a && b) TH_LOG("%s", strong_cases[i]);
+		EXPECT_STRNE(glibc, a) TH_LOG("%s gave glibc's values",
+					      strong_cases[i]);
+		EXPECT_STRNE(a, b) TH_LOG("%s replayed", strong_cases[i]);
+		EXPECT_EQ(strlen(glibc) > 0, strlen(a) > 0);
+		free(glibc);
+		free(a);
+		free(b);
+	}
+}
+
+static void expect_glibc(struct __test_metadata *_metadata, const char *env,
+			 const char *prog)
+{
+	for (size_t i = 0; i < N(all_cases); i++) {
+		char *glibc = ref_with("", "ref", all_cases[i]);
+		char *got = ref_with(env, prog, all_cases[i]);
+
+		ASSERT_TRUE(glibc && got) TH_LOG("%s", all_cases[i]);
+		EXPECT_STREQ(glibc, got) TH_LOG("%s", all_cases[i]);
+		free(glibc);
+		free(got);
+	}
+}
+
+TEST(preload_makes_an_unmodified_program_strong)
+{
+	expect_strong(_metadata, preload_env(), "ref");
+}
+
+TEST(preload_with_arc4_legacy_matches_glibc_exactly)
+{
+	expect_glibc(_metadata, preload_legacy_env(), "ref");
+}
+
+/* Always-deterministic calls stay glibc's even without ARC4_LEGACY. */
+TEST(preload_keeps_rand_r_initstate_setstate_erand48_exact)
+{
+	static const char *const cases[] = {
+		"rand_r 5 200", "initstate 5 256 500", "setstate",
+		"erand48 1 2 3 200",
+	};
+
+	for (size_t i = 0; i < N(cases); i++) {
+		char *glibc = ref_with("", "ref", cases[i]);
+		char *got = ref_with(preload_env(), "ref", cases[i]);
+
+		ASSERT_TRUE(glibc && got);
+		EXPECT_STREQ(glibc, got) TH_LOG("%s", cases[i]);
+		free(glibc);
+		free(got);
+	}
+}
+
+TEST(preload_erand48_honours_lcong48_parameters)
+{
+	const char *c = "lcong48 1 2 3 0x1234 0x5678 9 0x77 100";
+	char *glibc = ref_with("", "ref", c), *got;
+	char *gd, *pd;
+
+	got = ref_with(preload_env(), "ref", c);
+	ASSERT_TRUE(glibc && got);
+	for (int t = 0; t < 3; t++) {
+		const char *tag = t == 0 ? "erand48" : t == 1 ? "nrand48" :
+								 "jrand48";
+		char *g = lines_tagged(glibc, tag), *p = lines_tagged(got, tag);
+
+		EXPECT_STREQ(g, p) TH_LOG("%s", tag);
+		free(g);
+		free(p);
+	}
+	gd = lines_tagged(glibc, "drand48");
+	pd = lines_tagged(got, "drand48");
+	EXPECT_STRNE(gd, pd) TH_LOG("drand48() after lcong48() not strong");
+	free(gd);
+	free(pd);
+	free(glibc);
+	free(got);
+}
+
+TEST(static_program_links_without_a_dynamic_loader)
+{
+	char cmd[PATH_MAX + 64], *out;
+
+	snprintf(cmd, sizeof(cmd), "readelf -lW '%s/ref-static'", test_dir());
+	ASSERT_EQ(0, run_capture(cmd, &out));
+	EXPECT_EQ(NULL, strstr(out, "INTERP")) TH_LOG("ref-static is dynamic");
+	free(out);
+}
+
+TEST(static_program_is_strong)
+{
+	expect_strong(_metadata, "", "ref-static");
+}
+
+TEST(static_program_with_arc4_legacy_matches_glibc_exactly)
+{
+	expect_glibc(_metadata, "ARC4_LEGACY=1", "ref-static");
+}
+
+TEST(arc4_legacy_other_values_do_not_enable_legacy)
+{
+	char *glibc = ref_with("", "ref", "rand 1 8");
+	char *got = ref_with("ARC4_LEGACY=yes", "ref-static", "rand 1 8");
+
+	ASSERT_TRUE(glibc && got);
+	EXPECT_STRNE(glibc, got);
+	free(glibc);
+	free(got);
+}
+
+/*
+ * A set-user-ID copy of ref-static owned by nobody runs with AT_SECURE:
+ * secure_getenv() hides ARC4_LEGACY, so rand() stays strong.
+ */
+TEST(arc4_legacy_is_ignored_in_secure_execution)
+{
+	char dir[] = "/tmp/arc4-suid-XXXXXX", path[64], cmd[PATH_MAX * 2];
+	char *glibc, *out;
+	struct statvfs vfs;
+
+	if (geteuid() != 0)
+		SKIP(return, "making a set-user-ID program needs root");
+	ASSERT_NE(NULL, mkdtemp(dir));
+	if (statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_NOSUID)) {
+		rmdir(dir);
+		SKIP(return, "/tmp is mounted nosuid");
+	}
+	chmod(dir, 0755);
+	snprintf(path, sizeof(path), "%s/ref-static", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s/ref-static' %s && chown 65534 %s &&"
+		 " chmod 4755 %s", test_dir(), path, path, path);
+	ASSERT_EQ(0, run_capture(cmd, &out));
+	free(out);
+	ASSERT_EQ(0, run_prog("", "ref", "rand 1 8", &glibc));
+	snprintf(cmd, sizeof(cmd), "ARC4_LEGACY=1 %s rand 1 8", path);
+	EXPECT_EQ(0, run_capture(cmd, &out));
+	EXPECT_STRNE(glibc, out) TH_LOG("set-user-ID program honoured ARC4_LEGACY");
+	free(out);
+	/* Control: the same copy without the bit does honour it. */
+	chmod(path, 0755);
+	EXPECT_EQ(0, run_capture(cmd, &out));
+	EXPECT_STREQ(glibc, out);
+	free(out);
+	free(glibc);
+	unlink(path);
+	rmdir(dir);
+}
+
+TEST(preload_survives_hooks_that_call_rand_while_the_shim_initialises)
+{
+	char cmd[PATH_MAX * 3 + 64], *glibc, *out;
+
+	ASSERT_EQ(0, run_prog("", "ref", "rand 1 64", &glibc));
+	/* timeout: a deadlock or runaway recursion fails instead of hanging */
+	snprintf(cmd, sizeof(cmd),
+		 "timeout 30 env -u ARC4_LEGACY LD_PRELOAD='%s/libhook.so %s' "
+		 "'%s/ref' rand 1 64", test_dir(), libarc4_so(), test_dir());
+	ASSERT_EQ(0, run_capture(cmd, &out));
+	EXPECT_EQ(strlen(glibc), strlen(out) ? strlen(glibc) : 0);
+	EXPECT_STRNE(glibc, out);
+	free(glibc);
+	free(out);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the shim selftests: where things are, running the
+ * reference program, in-process scenarios, chi-square limits.
+ */
+#ifndef SHIM_TEST_H
+#define SHIM_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "scenarios.h"
+
+/* Directory of the test binaries: <top>/build/selftests/shim. */
+static inline const char *test_dir(void)
+{
+	static char dir[PATH_MAX];
+
+	if (!dir[0]) {
+		ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+
+		if (n < 0)
+			return ".";
+		dir[n] = 0;
+		dirname(dir);
+	}
+	return dir;
+}
+
+/* The repository: three levels above test_dir(). */
+static inline const char *top_dir(void)
+{
+	static char top[PATH_MAX];
+
+	if (!top[0]) {
+		char up[PATH_MAX + 16];
+
+		snprintf(up, sizeof(up), "%s/../../..", test_dir());
+		if (!realpath(up, top))
+			return "../../..";
+	}
+	return top;
+}
+
+static inline int have_device(void)
+{
+	return access("/dev/arc4", F_OK) == 0;
+}
+
+/* Run cmd with sh; its stdout in *out (malloc'd); its exit status. */
+static inline int run_capture(const char *cmd, char **out)
+{
+	FILE *p = popen(cmd, "r");
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	int st;
+
+	if (!p || !buf) {
+		free(buf);
+		*out = NULL;
+		return -1;
+	}
+	for (;;) {
+		size_t n = fread(buf + len, 1, cap - len - 1, p);
+
+		len += n;
+		if (n == 0)
+			break;
+		if (cap - len < 2)
+			buf = realloc(buf, cap *= 2);
+	}
+	buf[len] = 0;
+	*out = buf;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * Run a program from test_dir() with a clean environment for the shim
+ * (no LD_PRELOAD, no ARC4_LEGACY) plus env, e.g. "ARC4_LEGACY=1".
+ */
+static inline int run_prog(const char *env, const char *prog,
+			   const char *args, char **out)
+{
+	char cmd[PATH_MAX * 3];
+
+	snprintf(cmd, sizeof(cmd),
+		 "env -u LD_PRELOAD -u ARC4_LEGACY %s '%s/%s' %s", env,
+		 test_dir(), prog, args);
+	return run_capture(cmd, out);
+}
+
+/* Path of the shared library under test. */
+static inline const char *libarc4_so(void)
+{
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/lib/libarc4.so", top_dir());
+	return path;
+}
+
+/* Run a scenario in this process (the shim's), output malloc'd. */
+static inline char *scenario_here(const char *args)
+{
+	char *copy = strdup(args), *argv[16], *tok, *save, *buf = NULL;
+	size_t len = 0;
+	int argc = 0;
+	FILE *f;
+
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 16;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	f = open_memstream(&buf, &len);
+	if (scenario(f, argc, argv) != 0) {
+		fclose(f);
+		free(buf);
+		free(copy);
+		return NULL;
+	}
+	fclose(f);
+	free(copy);
+	return buf;
+}
+
+/* Lines of text starting with tag, joined (malloc'd). */
+static inline char *lines_tagged(const char *text, const char *tag)
+{
+	char *out = calloc(1, strlen(text) + 1), *o = out;
+	const char *l = text;
+	size_t tl = strlen(tag);
+
+	while (l && *l) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l + 1) : strlen(l);
+
+		if (!strncmp(l, tag, tl) && l[tl] == ' ') {
+			memcpy(o, l, n);
+			o += n;
+		}
+		l += n;
+	}
+	return out;
+}
+
+/*
+ * Upper limit of a chi-square statistic with df degrees of freedom that a
+ * uniform source exceeds with probability about 1e-6 (Wilson-Hilferty).
+ */
+static inline double chi2_limit(int df)
+{
+	const double z = 4.75;
+	double t = 2.0 / (9.0 * df);
+
+	return df * pow(1.0 - t + z * sqrt(t), 3);
+}
+
+static inline double chi2_stat(const uint64_t *obs, const double *expected,
+			       int k)
+{
+	double s = 0;
+
+	for (int i = 0; i < k; i++) {
+		double d = obs[i] - expected[i];
+
+		s += d * d / expected[i];
+	}
+	return s;
+}
+
+/* Chi-square of a byte histogram of buf against uniform. */
+static inline double chi2_bytes(const uint8_t *buf, size_t len)
+{
+	uint64_t obs[256] = { 0 };
+	double exp[256];
+
+	for (size_t i = 0; i < len; i++)
+		obs[buf[i]]++;
+	for (int i = 0; i < 256; i++)
+		exp[i] = len / 256.0;
+	return chi2_stat(obs, exp, 256);
+}
+
+/*
+ * chroot() into a fresh empty directory (no /dev), removed again at once
+ * so nothing is left behind.  0 on success, -1 if not root or failed.
+ */
+static inline int enter_empty_root(void)
+{
+	char dir[] = "/tmp/arc4-chroot-XXXXXX";
+	int parent;
+
+	if (geteuid() != 0 || !mkdtemp(dir))
+		return -1;
+	parent = open("/tmp", O_RDONLY | O_DIRECTORY);
+	if (chroot(dir) != 0 || chdir("/") != 0) {
+		rmdir(dir);
+		return -1;
+	}
+	if (parent >= 0) {
+		unlinkat(parent, dir + 5, AT_REMOVEDIR);
+		close(parent);
+	}
+	return 0;
+}
+
+#endif /* SHIM_TEST_H */
