@@ -166,11 +166,11 @@ static long arc4_dev_seed(struct file *file, void __user *arg)
 	struct arc4_seed seed;
 	long ret = 0;
 
-	if (copy_from_user(&seed, arg, sizeof(seed)))
+	if (copy_from_user(&seed, arg, sizeof(seed))) {
 		ret = -EFAULT;
-	else if (seed.flags)
+	} else if (seed.flags) {
 		ret = -EINVAL;
-	else {
+	} else {
 		arc4_stream_seed(file->private_data, seed.key, seed.nonce);
 		vfs_setpos(file, 0, OFFSET_MAX);
 	}

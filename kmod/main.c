@@ -19,11 +19,13 @@
 #include "dev.h"
 #include "stream.h"
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 1. Module parameters
  *
  * rekey_bytes, rekey_seconds (writable in /sys/module/arc4dev/parameters)
- * =================================================================== */
+ *
+ **********************************************************************/
 
 /*
  * OpenBSD's arc4random rekeys about every 1.6 MB; the kernel's own CRNG
@@ -85,9 +87,11 @@ module_param_cb(rekey_seconds, &arc4_rekey_seconds_ops, &arc4_rekey_seconds,
 MODULE_PARM_DESC(rekey_seconds,
 		 "Seconds between kernel-RNG rekeys of a stream in use (1..3600, default 60)");
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 2. VM fork notifier
- * =================================================================== */
+ *
+ **********************************************************************/
 
 static int arc4_vmfork(struct notifier_block *nb, unsigned long action,
 		       void *data)
@@ -100,9 +104,11 @@ static struct notifier_block arc4_vmfork_nb = {
 	.notifier_call = arc4_vmfork,
 };
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 3. Module init and exit
- * =================================================================== */
+ *
+ **********************************************************************/
 
 static struct miscdevice arc4_misc = {
 	.minor	= MISC_DYNAMIC_MINOR,

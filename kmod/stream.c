@@ -36,11 +36,13 @@
  */
 static const u8 arc4_zeroes[ARC4_CHUNK];
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 1. Strong keys
  *
  * arc4_stream_vmforked() - called when the kernel reports a VM fork
- * =================================================================== */
+ *
+ **********************************************************************/
 
 static atomic_t arc4_vmfork_generation = ATOMIC_INIT(0);
 
@@ -88,13 +90,15 @@ static void arc4_stream_ratchet(struct arc4_stream *s, u32 *out_key)
 	memzero_explicit(state, sizeof(state));
 }
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 2. Stream state
  *
  * arc4_stream_init(), arc4_stream_wipe(), arc4_stream_seed(),
  * arc4_stream_strong(), arc4_stream_reseed(), arc4_stream_mode(),
  * arc4_stream_info()
- * =================================================================== */
+ *
+ **********************************************************************/
 
 /* A new stream is strong, keyed from the kernel RNG. */
 void arc4_stream_init(struct arc4_stream *s)
@@ -164,11 +168,13 @@ void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info)
 	mutex_unlock(&s->lock);
 }
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 3. Keystream
  *
  * arc4_stream_begin(), arc4_cursor_fill(), arc4_cursor_wipe()
- * =================================================================== */
+ *
+ **********************************************************************/
 
 /**
  * arc4_stream_begin() - make a cursor for the next @len bytes of @s
@@ -244,11 +250,13 @@ void arc4_cursor_wipe(struct arc4_cursor *c)
 	memzero_explicit(c, sizeof(*c));
 }
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 4. Known-answer self-test
  *
  * arc4_stream_selftest() - 0, or -EINVAL if the cipher is wrong here
- * =================================================================== */
+ *
+ **********************************************************************/
 
 /*
  * RFC 8439: A.1 test vectors 1 and 2 (zero key and nonce, blocks 0 and 1)

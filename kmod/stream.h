@@ -41,7 +41,7 @@ extern unsigned int arc4_rekey_seconds;
  * @mode:               ARC4_MODE_STRONG or ARC4_MODE_DETERMINISTIC
  */
 struct arc4_stream {
-	struct mutex lock;
+	struct mutex lock;	/* serialises every field below */
 	u32 key[CHACHA_KEY_SIZE / sizeof(u32)];
 	u64 nonce;
 	u64 bytes_since_reseed;

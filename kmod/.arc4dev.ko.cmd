@@ -1,1 +1,0 @@
-cmd_/work/wt-shim/kmod/arc4dev.ko := ld -r -m elf_x86_64 -z noexecstack --no-warn-rwx-segments --build-id=sha1  -T arch/x86/module.lds -o /work/wt-shim/kmod/arc4dev.ko /work/wt-shim/kmod/arc4dev.o /work/wt-shim/kmod/arc4dev.mod.o;  true
