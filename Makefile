@@ -10,6 +10,7 @@
 # the headers of the kernel the test VM boots (Debian's linux-image-amd64).
 
 TOP := $(CURDIR)
+MAKEFLAGS += --no-print-directory
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
 ifeq ($(origin KDIR),undefined)
 KDIR := $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(shell scripts/kver 2>/dev/null | sed 's|^|/lib/modules/|;s|$$|/build|'))
@@ -19,10 +20,10 @@ export KDIR
 SELFTEST_DIRS := $(patsubst %/Makefile,%,$(wildcard selftests/*/Makefile))
 USER_CFLAGS := -O2 -g -Wall -Wextra
 
-.PHONY: all deps module lib selftests kselftest test demo check clean \
+.PHONY: all deps module lib tools selftests kselftest test demo check clean \
 	$(SELFTEST_DIRS)
 
-all: module lib selftests
+all: module lib tools selftests
 
 deps:
 	@scripts/install-deps
@@ -33,6 +34,9 @@ module: deps
 
 lib: deps
 	@if [ -f lib/Makefile ]; then $(MAKE) -C lib; fi
+
+tools: deps
+	$(MAKE) -C tools TOP=$(TOP)
 
 kselftest: deps
 	@scripts/kernel-src
@@ -55,3 +59,5 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1
 	@if [ -f lib/Makefile ]; then $(MAKE) -C lib clean; fi
 	rm -rf build
+
+-include $(wildcard mk/*.mk)
