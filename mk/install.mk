@@ -80,10 +80,11 @@ install: install-module install-lib install-man
 
 uninstall: uninstall-module uninstall-lib uninstall-man uninstall-autoload
 
-# Build what is missing without `make deps`: installing needs no QEMU.
+# Build what is missing without `make deps` (installing needs no QEMU),
+# with the flags of `make module` so that nothing is rebuilt.
 install-build:
 	@test -n "$(KVER)" || { echo "arc4: no kernel tree in KDIR='$(KDIR)'"; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
 	$(MAKE) -C $(TOP)/lib
 
 install-module: install-build
