@@ -72,7 +72,8 @@ define arc4_ldconfig
 	@if [ -z "$(DESTDIR)" ]; then $(LDCONFIG) || true; fi
 endef
 
-.PHONY: install uninstall install-build install-module uninstall-module \
+.PHONY: install uninstall install-build-module install-build-lib \
+	install-module uninstall-module \
 	install-lib uninstall-lib install-man uninstall-man \
 	install-dkms uninstall-dkms install-autoload uninstall-autoload
 
@@ -82,12 +83,14 @@ uninstall: uninstall-module uninstall-lib uninstall-man uninstall-autoload
 
 # Build what is missing without `make deps` (installing needs no QEMU),
 # with the flags of `make module` so that nothing is rebuilt.
-install-build:
+install-build-module:
 	@test -n "$(KVER)" || { echo "arc4: no kernel tree in KDIR='$(KDIR)'"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
+
+install-build-lib:
 	$(MAKE) -C $(TOP)/lib
 
-install-module: install-build
+install-module: install-build-module
 	$(INSTALL) -d $(DESTDIR)$(MODDIR)
 	$(INSTALL) -m 0644 $(TOP)/kmod/arc4dev.ko $(DESTDIR)$(MODDIR)/arc4dev.ko
 	$(arc4_depmod)
@@ -98,7 +101,7 @@ uninstall-module:
 	-rmdir $(DESTDIR)$(MODDIR) 2>/dev/null
 	$(arc4_depmod)
 
-install-lib: install-build
+install-lib: install-build-lib
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(DATADIR)/arc4
 	$(INSTALL) -m 0755 $(TOP)/lib/$(ARC4_SONAME) $(DESTDIR)$(LIBDIR)/$(ARC4_LIBFILE)
