@@ -23,7 +23,7 @@ if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
 fi
 
 # render PAGE: the page as a terminal shows it, in ASCII, 80 columns.
-render() { LC_ALL=C MANWIDTH=80 MAN_KEEP_FORMATTING= man --warnings=all -l "$1"; }
+render() { LC_ALL=C MANWIDTH=80 man --warnings=all -l "$1"; }
 
 renders_cleanly() {
 	local err

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # tap.sh: TAP output for the install tests' shell scripts.  Sourced.
 #
