@@ -364,7 +364,13 @@ static struct arc4_strong *strong_refill(void)
 		}
 		tls_strong = s;
 	}
-	strong_wipe(s);
+	/*
+	 * Every consumed byte is already zero and the fill overwrites the
+	 * rest, so there is nothing to wipe first (a 16 KiB memset per
+	 * refill).  But avail must read 0 while the fill runs: a hook that
+	 * re-enters must not take bytes the read is writing.
+	 */
+	s->avail = 0;
 	strong_fill(s->buf, sizeof(s->buf));
 	s->avail = sizeof(s->buf);
 	return s;
