@@ -144,11 +144,26 @@ static int strong_fd = -1;
 static dev_t strong_rdev;
 static ino_t strong_ino;
 
+/*
+ * glibc 2.33 and later implement fstat() as fstatat(fd, "", AT_EMPTY_PATH),
+ * which copies in and looks up the empty path: about six times the cost of
+ * the fstat system call, on every refill.  Where the kernel's struct stat
+ * is glibc's (x86-64), make the system call.
+ */
+static int fd_stat(int fd, struct stat *st)
+{
+#if defined(__x86_64__) && !defined(__ILP32__) && defined(SYS_fstat)
+	return syscall(SYS_fstat, fd, st);
+#else
+	return fstat(fd, st);
+#endif
+}
+
 static int fd_is(int fd, dev_t rdev, ino_t ino)
 {
 	struct stat st;
 
-	return fd >= 0 && fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+	return fd >= 0 && fd_stat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
 	       st.st_rdev == rdev && st.st_ino == ino;
 }
 
@@ -163,7 +178,7 @@ static int device_open(dev_t *rdev, ino_t *ino)
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode)) {
+	if (fd_stat(fd, &st) != 0 || !S_ISCHR(st.st_mode)) {
 		close(fd);
 		return -1;
 	}
