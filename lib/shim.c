@@ -29,23 +29,19 @@
 
 /* ---- 1. Environment ------------------------------------------------- */
 
-static int legacy_state;	/* 0 unknown, 1 off, 2 on */
+int arc4_legacy_state;	/* ARC4_LEGACY_UNKNOWN, _OFF or _ON */
 
 /*
  * secure_getenv(): a set-user-ID program must not be talked into
  * deterministic rand() by whoever runs it.
  */
-int arc4_legacy(void)
+int arc4_legacy_lookup(void)
 {
-	int s = __atomic_load_n(&legacy_state, __ATOMIC_RELAXED);
+	const char *v = secure_getenv("ARC4_LEGACY");
+	int s = (v && strcmp(v, "1") == 0) ? ARC4_LEGACY_ON : ARC4_LEGACY_OFF;
 
-	if (arc4_unlikely(s == 0)) {
-		const char *v = secure_getenv("ARC4_LEGACY");
-
-		s = (v && strcmp(v, "1") == 0) ? 2 : 1;
-		__atomic_store_n(&legacy_state, s, __ATOMIC_RELAXED);
-	}
-	return s == 2;
+	__atomic_store_n(&arc4_legacy_state, s, __ATOMIC_RELAXED);
+	return s == ARC4_LEGACY_ON;
 }
 
 /* ---- 2. Locking and fork -------------------------------------------- */
@@ -278,17 +274,13 @@ static void strong_fill(uint8_t *buf, size_t len)
  * kernel without MADV_WIPEONFORK (before 4.14) gets no buffer at all:
  * every call reads its source, slower but never shared with a child.
  */
-enum { STRONG_MAP = 16384 };
-
-struct arc4_strong {
-	size_t avail;
-	uint8_t buf[STRONG_MAP - sizeof(size_t)];
-};
+enum { STRONG_MAP = ARC4_STRONG_MAP };
 
 _Static_assert(sizeof(struct arc4_strong) == STRONG_MAP, "one mapping");
 
-static __thread struct arc4_strong *tls_strong
+__thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec")));
+#define tls_strong arc4_tls_strong
 static __thread int tls_unbuffered __attribute__((tls_model("initial-exec")));
 
 static pthread_once_t strong_once = PTHREAD_ONCE_INIT;
@@ -391,36 +383,32 @@ static struct arc4_strong *strong_refill(void)
 	return s;
 }
 
-/* Take len bytes (len <= sizeof buf) from the end of the thread's buffer. */
-static inline void strong_take(void *out, size_t len)
+/* Take len bytes when the buffer is short or missing: refill it first. */
+static void strong_take_slow(void *out, size_t len)
 {
-	struct arc4_strong *s = tls_strong;
+	struct arc4_strong *s = strong_refill();
 
-	if (arc4_unlikely(s == NULL || s->avail < len)) {
-		s = strong_refill();
-		if (s == NULL) {
-			strong_fill(out, len);
-			return;
-		}
+	if (s == NULL) {
+		strong_fill(out, len);
+		return;
 	}
-	s->avail -= len;
-	memcpy(out, s->buf + s->avail, len);
-	memset(s->buf + s->avail, 0, len);
+	arc4_strong_take(out, arc4_strong_claim(len), len);
 }
 
-uint32_t arc4_strong_u32(void)
+/* The slow paths of the inline arc4_strong_u32() and _u64() (shim.h). */
+uint32_t arc4_strong_u32_slow(void)
 {
 	uint32_t v;
 
-	strong_take(&v, sizeof(v));
+	strong_take_slow(&v, sizeof(v));
 	return v;
 }
 
-uint64_t arc4_strong_u64(void)
+uint64_t arc4_strong_u64_slow(void)
 {
 	uint64_t v;
 
-	strong_take(&v, sizeof(v));
+	strong_take_slow(&v, sizeof(v));
 	return v;
 }
 
@@ -446,7 +434,7 @@ void arc4_strong_bytes(void *buf, size_t len)
 			}
 		}
 		n = len < s->avail ? len : s->avail;
-		strong_take(p, n);
+		arc4_strong_take(p, arc4_strong_claim(n), n);
 		p += n;
 		len -= n;
 	}
