@@ -197,25 +197,37 @@ static int strong_fd_get(void)
 	return strong_fd;
 }
 
+/*
+ * fd_lock guards our record of the descriptor, not the read, so threads
+ * refill in parallel; holding it across the read would not protect
+ * against the program's own close() or dup2() anyway.  pread() rather
+ * than read(): a strong stream ignores the offset, and pread() skips the
+ * file position lock that read() takes on a file shared by threads
+ * (FMODE_ATOMIC_POS), which would queue the threads' refills in the kernel.
+ */
 static int device_fill(uint8_t *buf, size_t len)
 {
-	int fd, ok = 0;
+	int fd, positional = 1;
 
 	pthread_mutex_lock(&fd_lock);
 	fd = strong_fd_get();
+	pthread_mutex_unlock(&fd_lock);
 	while (fd >= 0 && len > 0) {
-		ssize_t n = read(fd, buf, len);
+		ssize_t n = positional ? pread(fd, buf, len, 0) :
+					 read(fd, buf, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno == ESPIPE && positional) {
+			positional = 0;
+			continue;
+		}
 		if (n <= 0)
 			break;
 		buf += n;
 		len -= n;
 	}
-	ok = fd >= 0 && len == 0;
-	pthread_mutex_unlock(&fd_lock);
-	return ok;
+	return fd >= 0 && len == 0;
 }
 
 static int getrandom_fill(uint8_t *buf, size_t len, int raw)
