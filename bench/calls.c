@@ -11,8 +11,9 @@
  * single   ns per call, one thread, of rand(), random(), drand48(),
  *          arc4random(), arc4random_uniform(1000), arc4random_buf(16);
  *          the shim in strong and in deterministic mode
- * threads  aggregate calls per second with NTHREADS threads, thread i
- *          pinned to CPU i, each calling for SECONDS
+ * threads  aggregate calls per second with 1 and with NTHREADS threads,
+ *          alternately, thread i pinned to CPU i, each calling for
+ *          SECONDS; and the ratio within each pair
  *
  * Records as devbench's: group impl func mode param median min max unit n.
  */
@@ -212,7 +213,16 @@ struct worker {
 	pthread_barrier_t *start;
 	volatile int *stop;
 	long done;
+	double cpu_ns;		/* this thread's CPU time while it called */
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
 
 static void *worker_run(void *p)
 {
@@ -225,12 +235,21 @@ static void *worker_run(void *p)
 	w->b->loop(1000, w->stop);	/* this thread's buffer, outside the clock */
 	pthread_barrier_wait(w->start);
 	w->done = 0;
+	w->cpu_ns = thread_cpu_ns();
 	while (!*w->stop)
 		w->done += w->b->loop(1L << 40, w->stop);
+	w->cpu_ns = thread_cpu_ns() - w->cpu_ns;
 	return NULL;
 }
 
-static double threaded_run(const struct bench *b, int nthreads)
+/*
+ * Aggregate calls per second of wall time; *per_cpu gets the sum over the
+ * threads of calls per second of that thread's own CPU time, which other
+ * load on the machine does not dilute (but which does not see time a
+ * thread spends asleep on a lock either).
+ */
+static double threaded_run(const struct bench *b, int nthreads,
+			   double *per_cpu)
 {
 	struct worker w[64];
 	pthread_barrier_t start;
@@ -250,19 +269,28 @@ static double threaded_run(const struct bench *b, int nthreads)
 	usleep((useconds_t)(seconds * 1e6));
 	stop = 1;
 	t1 = now_ns();
+	*per_cpu = 0;
 	for (int i = 0; i < nthreads; i++) {
 		pthread_join(w[i].tid, NULL);
 		total += w[i].done;
+		if (w[i].cpu_ns > 0)
+			*per_cpu += w[i].done / (w[i].cpu_ns / 1e9);
 	}
 	pthread_barrier_destroy(&start);
 	return total / ((t1 - t0) / 1e9);
 }
 
+/*
+ * Runs with one thread and with nthreads alternate, so that each pair
+ * sees about the same load from the rest of the machine; "scaling" is
+ * the ratio within each pair.
+ */
 static void threads(int nthreads)
 {
-	double v[MAX_REPEATS];
+	double one[MAX_REPEATS], many[MAX_REPEATS], ratio[MAX_REPEATS];
+	double cpu1, cpun, cratio[MAX_REPEATS];
 
-	if (nthreads < 1 || nthreads > 64)
+	if (nthreads < 2 || nthreads > 64)
 		nthreads = 2;
 	for (size_t i = 0; i < NBENCH; i++) {
 		const struct bench *b = &benches[i];
@@ -271,10 +299,20 @@ static void threads(int nthreads)
 			continue;
 		if (b->setup)
 			b->setup();
-		for (int r = 0; r < repeats; r++)
-			v[r] = threaded_run(b, nthreads);
-		record("threads", b->impl, b->func, b->mode, nthreads, v,
+		for (int r = 0; r < repeats; r++) {
+			one[r] = threaded_run(b, 1, &cpu1);
+			many[r] = threaded_run(b, nthreads, &cpun);
+			ratio[r] = many[r] / one[r];
+			cratio[r] = cpun / cpu1;
+		}
+		record("threads", b->impl, b->func, b->mode, 1, one, repeats,
+		       "calls/s");
+		record("threads", b->impl, b->func, b->mode, nthreads, many,
 		       repeats, "calls/s");
+		record("scaling", b->impl, b->func, b->mode, nthreads, ratio,
+		       repeats, "ratio");
+		record("scaling-cpu", b->impl, b->func, b->mode, nthreads,
+		       cratio, repeats, "ratio");
 	}
 }
 
