@@ -30,6 +30,15 @@ static inline int unregister_random_vmfork_notifier(struct notifier_block *nb)
 #endif
 
 /*
+ * __uninitialized (compiler_attributes.h) exempts a variable from
+ * CONFIG_INIT_STACK_ALL_ZERO/PATTERN.  Not every kernel this module builds
+ * for has it; where it is missing, an empty definition costs only speed.
+ */
+#ifndef __uninitialized
+#define __uninitialized
+#endif
+
+/*
  * kfree_sensitive() replaced kzfree() in 5.9 ("mm, treewide: rename kzfree()
  * to kfree_sensitive()"); the ChaCha library interface used here is older.
  */

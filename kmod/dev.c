@@ -83,9 +83,14 @@ static ssize_t arc4_dev_read(struct file *file, char __user *ubuf,
 			     size_t len, loff_t *ppos)
 {
 	struct arc4_stream *s = file->private_data;
-	u8 chunk[ARC4_CHUNK] __aligned(16);
+	/*
+	 * Not zeroed on entry (CONFIG_INIT_STACK_ALL_ZERO would clear 1 KiB
+	 * per read): only bytes the cursor wrote are ever copied or kept.
+	 */
+	u8 chunk[ARC4_CHUNK] __aligned(16) __uninitialized;
 	struct arc4_cursor c;
 	size_t done = 0, since_check = 0;
+	unsigned int used = 0, i;
 	unsigned long left;
 	u64 pos = *ppos;
 	u32 mode, epoch;
@@ -110,6 +115,7 @@ static ssize_t arc4_dev_read(struct file *file, char __user *ubuf,
 			unsigned int n = min_t(size_t, seg, ARC4_CHUNK - c.skip);
 
 			arc4_cursor_fill(&c, chunk, c.skip + n);
+			used = max(used, c.skip + n);
 			left = copy_to_user(ubuf + done, chunk + c.skip, n);
 			if (left) {
 				done += n - left;
@@ -136,7 +142,13 @@ static ssize_t arc4_dev_read(struct file *file, char __user *ubuf,
 			break;
 	}
 out:
-	memzero_explicit(chunk, sizeof(chunk));
+	/*
+	 * Only the blocks that were written: a 16-byte read need not clear
+	 * 1 KiB.  Whole blocks keep each clear a constant size, which the
+	 * compiler inlines; a variable-length memset is a byte loop.
+	 */
+	for (i = 0; i < used; i += CHACHA_BLOCK_SIZE)
+		memzero_explicit(chunk + i, CHACHA_BLOCK_SIZE);
 	arc4_cursor_wipe(&c);
 	if (mode == ARC4_MODE_DETERMINISTIC)
 		*ppos = pos + done;

@@ -29,23 +29,19 @@
 
 /* ---- 1. Environment ------------------------------------------------- */
 
-static int legacy_state;	/* 0 unknown, 1 off, 2 on */
+int arc4_legacy_state;	/* ARC4_LEGACY_UNKNOWN, _OFF or _ON */
 
 /*
  * secure_getenv(): a set-user-ID program must not be talked into
  * deterministic rand() by whoever runs it.
  */
-int arc4_legacy(void)
+int arc4_legacy_lookup(void)
 {
-	int s = __atomic_load_n(&legacy_state, __ATOMIC_RELAXED);
+	const char *v = secure_getenv("ARC4_LEGACY");
+	int s = (v && strcmp(v, "1") == 0) ? ARC4_LEGACY_ON : ARC4_LEGACY_OFF;
 
-	if (arc4_unlikely(s == 0)) {
-		const char *v = secure_getenv("ARC4_LEGACY");
-
-		s = (v && strcmp(v, "1") == 0) ? 2 : 1;
-		__atomic_store_n(&legacy_state, s, __ATOMIC_RELAXED);
-	}
-	return s == 2;
+	__atomic_store_n(&arc4_legacy_state, s, __ATOMIC_RELAXED);
+	return s == ARC4_LEGACY_ON;
 }
 
 /* ---- 2. Locking and fork -------------------------------------------- */
@@ -144,11 +140,26 @@ static int strong_fd = -1;
 static dev_t strong_rdev;
 static ino_t strong_ino;
 
+/*
+ * glibc 2.33 and later implement fstat() as fstatat(fd, "", AT_EMPTY_PATH),
+ * which copies in and looks up the empty path: about six times the cost of
+ * the fstat system call, on every refill.  Where the kernel's struct stat
+ * is glibc's (x86-64), make the system call.
+ */
+static int fd_stat(int fd, struct stat *st)
+{
+#if defined(__x86_64__) && !defined(__ILP32__) && defined(SYS_fstat)
+	return syscall(SYS_fstat, fd, st);
+#else
+	return fstat(fd, st);
+#endif
+}
+
 static int fd_is(int fd, dev_t rdev, ino_t ino)
 {
 	struct stat st;
 
-	return fd >= 0 && fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+	return fd >= 0 && fd_stat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
 	       st.st_rdev == rdev && st.st_ino == ino;
 }
 
@@ -163,7 +174,7 @@ static int device_open(dev_t *rdev, ino_t *ino)
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode)) {
+	if (fd_stat(fd, &st) != 0 || !S_ISCHR(st.st_mode)) {
 		close(fd);
 		return -1;
 	}
@@ -186,25 +197,37 @@ static int strong_fd_get(void)
 	return strong_fd;
 }
 
+/*
+ * fd_lock guards our record of the descriptor, not the read, so threads
+ * refill in parallel; holding it across the read would not protect
+ * against the program's own close() or dup2() anyway.  pread() rather
+ * than read(): a strong stream ignores the offset, and pread() skips the
+ * file position lock that read() takes on a file shared by threads
+ * (FMODE_ATOMIC_POS), which would queue the threads' refills in the kernel.
+ */
 static int device_fill(uint8_t *buf, size_t len)
 {
-	int fd, ok = 0;
+	int fd, positional = 1;
 
 	pthread_mutex_lock(&fd_lock);
 	fd = strong_fd_get();
+	pthread_mutex_unlock(&fd_lock);
 	while (fd >= 0 && len > 0) {
-		ssize_t n = read(fd, buf, len);
+		ssize_t n = positional ? pread(fd, buf, len, 0) :
+					 read(fd, buf, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno == ESPIPE && positional) {
+			positional = 0;
+			continue;
+		}
 		if (n <= 0)
 			break;
 		buf += n;
 		len -= n;
 	}
-	ok = fd >= 0 && len == 0;
-	pthread_mutex_unlock(&fd_lock);
-	return ok;
+	return fd >= 0 && len == 0;
 }
 
 static int getrandom_fill(uint8_t *buf, size_t len, int raw)
@@ -263,17 +286,13 @@ static void strong_fill(uint8_t *buf, size_t len)
  * kernel without MADV_WIPEONFORK (before 4.14) gets no buffer at all:
  * every call reads its source, slower but never shared with a child.
  */
-enum { STRONG_MAP = 16384 };
-
-struct arc4_strong {
-	size_t avail;
-	uint8_t buf[STRONG_MAP - sizeof(size_t)];
-};
+enum { STRONG_MAP = ARC4_STRONG_MAP };
 
 _Static_assert(sizeof(struct arc4_strong) == STRONG_MAP, "one mapping");
 
-static __thread struct arc4_strong *tls_strong
+__thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec")));
+#define tls_strong arc4_tls_strong
 static __thread int tls_unbuffered __attribute__((tls_model("initial-exec")));
 
 static pthread_once_t strong_once = PTHREAD_ONCE_INIT;
@@ -364,42 +383,44 @@ static struct arc4_strong *strong_refill(void)
 		}
 		tls_strong = s;
 	}
-	strong_wipe(s);
+	/*
+	 * Every consumed byte is already zero and the fill overwrites the
+	 * rest, so there is nothing to wipe first (a 16 KiB memset per
+	 * refill).  But avail must read 0 while the fill runs: a hook that
+	 * re-enters must not take bytes the read is writing.
+	 */
+	s->avail = 0;
 	strong_fill(s->buf, sizeof(s->buf));
 	s->avail = sizeof(s->buf);
 	return s;
 }
 
-/* Take len bytes (len <= sizeof buf) from the end of the thread's buffer. */
-static inline void strong_take(void *out, size_t len)
+/* Take len bytes when the buffer is short or missing: refill it first. */
+static void strong_take_slow(void *out, size_t len)
 {
-	struct arc4_strong *s = tls_strong;
+	struct arc4_strong *s = strong_refill();
 
-	if (arc4_unlikely(s == NULL || s->avail < len)) {
-		s = strong_refill();
-		if (s == NULL) {
-			strong_fill(out, len);
-			return;
-		}
+	if (s == NULL) {
+		strong_fill(out, len);
+		return;
 	}
-	s->avail -= len;
-	memcpy(out, s->buf + s->avail, len);
-	memset(s->buf + s->avail, 0, len);
+	arc4_strong_take(out, arc4_strong_claim(len), len);
 }
 
-uint32_t arc4_strong_u32(void)
+/* The slow paths of the inline arc4_strong_u32() and _u64() (shim.h). */
+uint32_t arc4_strong_u32_slow(void)
 {
 	uint32_t v;
 
-	strong_take(&v, sizeof(v));
+	strong_take_slow(&v, sizeof(v));
 	return v;
 }
 
-uint64_t arc4_strong_u64(void)
+uint64_t arc4_strong_u64_slow(void)
 {
 	uint64_t v;
 
-	strong_take(&v, sizeof(v));
+	strong_take_slow(&v, sizeof(v));
 	return v;
 }
 
@@ -425,7 +446,7 @@ void arc4_strong_bytes(void *buf, size_t len)
 			}
 		}
 		n = len < s->avail ? len : s->avail;
-		strong_take(p, n);
+		arc4_strong_take(p, arc4_strong_claim(n), n);
 		p += n;
 		len -= n;
 	}

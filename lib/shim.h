@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <linux/arc4.h>
 
@@ -25,8 +26,23 @@
 #define arc4_likely(x)		__builtin_expect(!!(x), 1)
 #define arc4_unlikely(x)	__builtin_expect(!!(x), 0)
 
-/* ARC4_LEGACY=1 in the environment (ignored in secure-execution mode). */
-ARC4_HIDDEN int arc4_legacy(void);
+/*
+ * ARC4_LEGACY=1 in the environment (ignored in secure-execution mode).
+ * Asked on every call of every family, so the settled answer is read
+ * inline; the environment is looked at once, by arc4_legacy_lookup().
+ */
+enum { ARC4_LEGACY_UNKNOWN, ARC4_LEGACY_OFF, ARC4_LEGACY_ON };
+ARC4_HIDDEN extern int arc4_legacy_state;
+ARC4_HIDDEN int arc4_legacy_lookup(void);
+
+static inline int arc4_legacy(void)
+{
+	int s = __atomic_load_n(&arc4_legacy_state, __ATOMIC_RELAXED);
+
+	if (arc4_likely(s == ARC4_LEGACY_OFF))
+		return 0;
+	return s == ARC4_LEGACY_ON ? 1 : arc4_legacy_lookup();
+}
 
 /* One lock for all deterministic state; held across fork by atfork. */
 ARC4_HIDDEN void arc4_lock(void);
@@ -36,10 +52,67 @@ ARC4_HIDDEN void arc4_unlock(void);
  * Strong output: /dev/arc4 through a per-thread buffer, getrandom() when
  * the device is missing, abort() when neither is left.  Lock-free and
  * syscall-free while the thread's buffer lasts.
+ *
+ * The buffer is one 16 KiB mapping per thread (shim.c), consumed from the
+ * end, each byte zeroed as it is taken.  Taking a value from it is inline
+ * here, so that rand() and friends make no call into shim.c until the
+ * buffer runs dry; arc4_strong_take_slow() refills it.
  */
-ARC4_HIDDEN uint32_t arc4_strong_u32(void);
-ARC4_HIDDEN uint64_t arc4_strong_u64(void);
+enum { ARC4_STRONG_MAP = 16384 };
+
+struct arc4_strong {
+	size_t avail;		/* bytes left, at the start of buf */
+	uint8_t buf[ARC4_STRONG_MAP - sizeof(size_t)];
+};
+
+ARC4_HIDDEN extern __thread struct arc4_strong *arc4_tls_strong
+	__attribute__((tls_model("initial-exec")));
+ARC4_HIDDEN uint32_t arc4_strong_u32_slow(void);
+ARC4_HIDDEN uint64_t arc4_strong_u64_slow(void);
 ARC4_HIDDEN void arc4_strong_bytes(void *buf, size_t len);
+
+/*
+ * Claim the last len bytes of the thread's buffer: the caller copies them
+ * out and zeroes them.  NULL if the buffer is short or missing.
+ */
+static inline uint8_t *arc4_strong_claim(size_t len)
+{
+	struct arc4_strong *s = arc4_tls_strong;
+
+	if (arc4_unlikely(s == NULL || s->avail < len))
+		return NULL;
+	s->avail -= len;
+	return s->buf + s->avail;
+}
+
+/* Copy len claimed bytes out and wipe them. */
+static inline void arc4_strong_take(void *out, uint8_t *p, size_t len)
+{
+	memcpy(out, p, len);
+	memset(p, 0, len);
+}
+
+static inline uint32_t arc4_strong_u32(void)
+{
+	uint8_t *p = arc4_strong_claim(sizeof(uint32_t));
+	uint32_t v;
+
+	if (arc4_unlikely(p == NULL))
+		return arc4_strong_u32_slow();
+	arc4_strong_take(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint64_t arc4_strong_u64(void)
+{
+	uint8_t *p = arc4_strong_claim(sizeof(uint64_t));
+	uint64_t v;
+
+	if (arc4_unlikely(p == NULL))
+		return arc4_strong_u64_slow();
+	arc4_strong_take(&v, p, sizeof(v));
+	return v;
+}
 
 /*
  * Deterministic stream: the ChaCha20 keystream of ARC4_IOC_SEED's key and

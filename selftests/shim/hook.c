@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libhook.so: preloaded ahead of libarc4.so, it wraps the libc calls the
- * shim makes while it initialises and refills (open, read, ioctl, mmap,
- * madvise, getrandom) and calls rand() and arc4random() from inside each,
- * as an instrumented allocator or tracer might.  The shim must neither
+ * shim makes while it initialises and refills (open, read, pread, ioctl,
+ * mmap, madvise, getrandom) and calls rand() and arc4random() from inside
+ * each, as an instrumented allocator or tracer might.  The shim must neither
  * recurse forever nor deadlock.
  */
 #include <dlfcn.h>
@@ -39,6 +39,14 @@ int open(const char *path, int flags, ...)
 ssize_t read(int fd, void *buf, size_t len)
 {
 	ssize_t n = NEXT(read)(fd, buf, len);
+
+	poke();
+	return n;
+}
+
+ssize_t pread(int fd, void *buf, size_t len, off_t off)
+{
+	ssize_t n = NEXT(pread)(fd, buf, len, off);
 
 	poke();
 	return n;
