@@ -12,10 +12,9 @@
 TOP := $(CURDIR)
 MAKEFLAGS += --no-print-directory
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
-ifeq ($(origin KDIR),undefined)
-KDIR := $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(shell scripts/kver 2>/dev/null | sed 's|^|/lib/modules/|;s|$$|/build|'))
-endif
-export KDIR
+# Deferred (?=): on a fresh machine the headers arrive with `make deps`,
+# which runs before anything that uses KDIR.
+KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(shell scripts/kver 2>/dev/null | sed "s|^|/lib/modules/|;s|$$|/build|"))
 
 SELFTEST_DIRS := $(patsubst %/Makefile,%,$(wildcard selftests/*/Makefile))
 USER_CFLAGS := -O2 -g -Wall -Wextra

@@ -20,11 +20,13 @@
 #include "dev.h"
 #include "stream.h"
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 1. open and release
  *
  * arc4_dev_open(), arc4_dev_release()
- * =================================================================== */
+ *
+ **********************************************************************/
 
 /*
  * A strong key is only as good as the kernel RNG behind it, so open waits
@@ -62,11 +64,13 @@ static int arc4_dev_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 2. read
  *
  * arc4_dev_read()
- * =================================================================== */
+ *
+ **********************************************************************/
 
 /*
  * Keystream goes through a chunk on the stack and is wiped from there
@@ -139,11 +143,13 @@ out:
 	return done ? done : ret;
 }
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 3. llseek
  *
  * arc4_dev_llseek()
- * =================================================================== */
+ *
+ **********************************************************************/
 
 /* Strong streams have no position, like pipes; deterministic ones do. */
 static loff_t arc4_dev_llseek(struct file *file, loff_t offset, int whence)
@@ -155,11 +161,13 @@ static loff_t arc4_dev_llseek(struct file *file, loff_t offset, int whence)
 	return no_seek_end_llseek(file, offset, whence);
 }
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 4. ioctl
  *
  * arc4_dev_ioctl()
- * =================================================================== */
+ *
+ **********************************************************************/
 
 static long arc4_dev_seed(struct file *file, void __user *arg)
 {
@@ -211,13 +219,15 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
 	}
 }
 
-/* ===================================================================
+/**********************************************************************
+ *
  * 5. arc4_dev_fops
  *
  * No write or mmap: the VFS answers those with EINVAL and ENODEV.  Both
  * structs have the same layout on 32-bit userspace, so compat_ptr_ioctl()
  * is all a 32-bit caller needs.
- * =================================================================== */
+ *
+ **********************************************************************/
 
 const struct file_operations arc4_dev_fops = {
 	.owner		= THIS_MODULE,

@@ -233,4 +233,26 @@ TEST_F(dev, byte_budget_applies_within_one_long_read)
 	free(buf);
 }
 
+TEST_F(dev, time_budget_rekeys_from_the_kernel)
+{
+	struct arc4_info before, after;
+	uint8_t buf[64];
+
+	if (geteuid())
+		SKIP(return, "writing parameters needs root");
+	ASSERT_EQ(64, read(self->fd, buf, sizeof(buf)));
+	ASSERT_EQ(0, arc4_info(self->fd, &before));
+	ASSERT_EQ(0, write_param(PARAM "rekey_seconds", "1"));
+	usleep(1100 * 1000);
+	ASSERT_EQ(64, read(self->fd, buf, sizeof(buf)));
+	ASSERT_EQ(0, write_param(PARAM "rekey_seconds", "60"));
+	ASSERT_EQ(0, arc4_info(self->fd, &after));
+	EXPECT_EQ(before.reseeds + 1, after.reseeds);
+	EXPECT_EQ(64, after.bytes_since_reseed);
+	/* Within the budget, no rekey. */
+	ASSERT_EQ(64, read(self->fd, buf, sizeof(buf)));
+	ASSERT_EQ(0, arc4_info(self->fd, &before));
+	EXPECT_EQ(after.reseeds, before.reseeds);
+}
+
 TEST_HARNESS_MAIN

@@ -1,0 +1,37 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# tap.sh: TAP output for the install tests' shell scripts.  Sourced.
+#
+#   tap_plan N         "1..N"
+#   tap_ok DESC        "ok N DESC"
+#   tap_fail DESC      "not ok N DESC", and the test script will exit 1
+#   tap_check DESC CMD...   ok or not ok by CMD's status; its output as
+#                      "# " comments when it fails
+#   tap_skip DESC WHY  "ok N DESC # SKIP WHY"
+#   tap_diag TEXT...   "# TEXT"
+#   tap_done           exit status: 1 if anything failed
+
+tap_n=0
+tap_failed=0
+
+tap_plan() { echo "1..$1"; }
+tap_diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+tap_ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n $1"; }
+tap_fail() {
+	tap_n=$((tap_n + 1))
+	tap_failed=1
+	echo "not ok $tap_n $1"
+}
+tap_skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n $1 # SKIP $2"; }
+tap_check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc"
+		[ -n "$out" ] && tap_diag "$out"
+	fi
+	return 0
+}
+tap_done() { return "$tap_failed"; }
