@@ -176,6 +176,15 @@ TEST_F_TIMEOUT(churn, reload_cycles_with_thousands_of_opens_lose_no_memory, 600)
 	 */
 	leak_if_one_per_open = cycles * opens * 64 / 1024;
 	grew = after.sunreclaim - before.sunreclaim;
+	/*
+	 * On the debug kernel KASAN's quarantine and stack depot keep freed
+	 * memory on purpose; kmemleak judges leaks there instead.
+	 */
+	if (getenv("ARC4_NO_MEMCHECK")) {
+		ksft_print_msg("churn: ARC4_NO_MEMCHECK set: figures only\n");
+		free(fds);
+		return;
+	}
 	EXPECT_LT(grew, leak_if_one_per_open / 8 + 256)
 		TH_LOG("unreclaimable slab grew %ld kB", grew);
 	/* The module image is vmalloc'ed: a lost one per cycle would show. */
