@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Reliability and security runs too long for every `make test`; included by
+# the top-level Makefile.
+#
+#   make debug-kernel  build (once, cached in build/debug-kernel/) a small
+#                      kernel from linux-source-6.1 with KASAN, KMEMLEAK,
+#                      PROVE_LOCKING, DEBUG_ATOMIC_SLEEP and UBSAN
+#   make test-debug    every VM test on that kernel (panic_on_warn=1)
+#   make soak          the stress tests ARC4_STRESS_SCALE (default 10) times
+#                      longer, in one VM boot
+#   make vmfork-test   the VM-fork test (not in `make test`: QEMU 7.2 refuses
+#                      to change vmgenid's GUID after realize, see the script)
+
+SOAK_SCALE ?= 10
+
+.PHONY: debug-kernel test-debug soak vmfork-test
+
+debug-kernel: deps
+	@scripts/debug-kernel
+
+test-debug: all
+	@scripts/test-debug
+
+soak: all
+	@ARC4_STRESS_SCALE=$(SOAK_SCALE) VM_TIMEOUT=$${VM_TIMEOUT:-7200} \
+		VM_MEM=$${VM_MEM:-4G} scripts/vm-run \
+		sh -c 'for t in $$(cat selftests/stress/vm-tests); do $$t; done'
+
+vmfork-test: all
+	@scripts/vmfork-test
