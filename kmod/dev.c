@@ -50,8 +50,6 @@ static int arc4_dev_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	arc4_stream_init(s);
 	file->private_data = s;
-	/* Threads sharing the file see whole deterministic reads. */
-	file->f_mode |= FMODE_ATOMIC_POS;
 	return 0;
 }
 
@@ -181,6 +179,27 @@ static loff_t arc4_dev_llseek(struct file *file, loff_t offset, int whence)
  *
  **********************************************************************/
 
+/*
+ * Only a deterministic stream has a position worth protecting.  With
+ * FMODE_ATOMIC_POS the VFS holds the file's f_pos_lock, an uninterruptible
+ * mutex, across each read: readers sharing a deterministic file see whole
+ * reads, as with a regular file.  A strong read has no position, so it must
+ * not queue behind another process's 2 GiB read.  Each mode change ends
+ * here, and the flag follows the mode the stream has now, so racing ioctls
+ * leave it matching whichever change came last.
+ */
+static void arc4_dev_sync_pos_mode(struct file *file)
+{
+	struct arc4_stream *s = file->private_data;
+
+	spin_lock(&file->f_lock);
+	if (arc4_stream_mode(s) == ARC4_MODE_DETERMINISTIC)
+		file->f_mode |= FMODE_ATOMIC_POS;
+	else
+		file->f_mode &= ~FMODE_ATOMIC_POS;
+	spin_unlock(&file->f_lock);
+}
+
 static long arc4_dev_seed(struct file *file, void __user *arg)
 {
 	struct arc4_seed seed;
@@ -193,6 +212,7 @@ static long arc4_dev_seed(struct file *file, void __user *arg)
 	} else {
 		arc4_stream_seed(file->private_data, seed.key, seed.nonce);
 		vfs_setpos(file, 0, OFFSET_MAX);
+		arc4_dev_sync_pos_mode(file);
 	}
 	/* The seed is key material too. */
 	memzero_explicit(&seed, sizeof(seed));
@@ -221,6 +241,7 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
 	case ARC4_IOC_STRONG:
 		arc4_stream_strong(s);
 		vfs_setpos(file, 0, OFFSET_MAX);
+		arc4_dev_sync_pos_mode(file);
 		return 0;
 	case ARC4_IOC_RESEED:
 		return arc4_stream_reseed(s);

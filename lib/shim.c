@@ -201,9 +201,9 @@ static int strong_fd_get(void)
  * fd_lock guards our record of the descriptor, not the read, so threads
  * refill in parallel; holding it across the read would not protect
  * against the program's own close() or dup2() anyway.  pread() rather
- * than read(): a strong stream ignores the offset, and pread() skips the
- * file position lock that read() takes on a file shared by threads
- * (FMODE_ATOMIC_POS), which would queue the threads' refills in the kernel.
+ * than read(): a strong stream ignores the offset, and pread() never
+ * takes the VFS's file position lock, so refills never queue in the
+ * kernel whatever the file's mode.
  */
 static int device_fill(uint8_t *buf, size_t len)
 {
