@@ -45,8 +45,11 @@ static int reader_done(struct reader *r)
 	return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE);
 }
 
-static int reader_start(struct reader *r)
+static int reader_start(struct reader *r, int fd, uint8_t *buf, size_t len)
 {
+	r->fd = fd;
+	r->buf = buf;
+	r->len = len;
 	r->done = 0;
 	return pthread_create(&r->thread, NULL, reader_main, r);
 }
@@ -113,10 +116,7 @@ static void stall_reader(struct __test_metadata *_metadata,
 	struct pollfd p = { .fd = self->uffd, .events = POLLIN };
 	struct uffd_msg msg;
 
-	r->fd = self->fd;
-	r->buf = self->stall;
-	r->len = STALL_LEN;
-	ASSERT_EQ(0, reader_start(r));
+	ASSERT_EQ(0, reader_start(r, self->fd, self->stall, STALL_LEN));
 	ASSERT_EQ(1, poll(&p, 1, 10000)) TH_LOG("the stalled read never faulted");
 	ASSERT_EQ((ssize_t)sizeof(msg), read(self->uffd, &msg, sizeof(msg)));
 	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
@@ -141,10 +141,7 @@ TEST_F(shared, a_strong_read_does_not_wait_for_a_stalled_reader)
 	int returned;
 
 	stall_reader(_metadata, self, &stalled);
-	small.fd = self->fd;
-	small.buf = buf;
-	small.len = sizeof(buf);
-	ASSERT_EQ(0, reader_start(&small));
+	ASSERT_EQ(0, reader_start(&small, self->fd, buf, sizeof(buf)));
 	returned = reader_wait(&small, 10000);
 	/* Both readers still ran through the same file when it returned. */
 	EXPECT_FALSE(reader_done(&stalled));
@@ -163,10 +160,7 @@ TEST_F(shared, deterministic_reads_stay_whole_behind_a_stalled_reader)
 
 	ASSERT_EQ(0, arc4_seed(self->fd, self->key, self->nonce));
 	stall_reader(_metadata, self, &stalled);
-	small.fd = self->fd;
-	small.buf = buf;
-	small.len = sizeof(buf);
-	ASSERT_EQ(0, reader_start(&small));
+	ASSERT_EQ(0, reader_start(&small, self->fd, buf, sizeof(buf)));
 	/* A read that skipped the position lock would return at once. */
 	early = reader_wait(&small, 300);
 	release_reader(_metadata, self, &stalled);
@@ -190,10 +184,7 @@ TEST_F(shared, returning_to_strong_mode_drops_the_position_lock)
 	ASSERT_EQ(0, arc4_seed(self->fd, self->key, self->nonce));
 	ASSERT_EQ(0, ioctl(self->fd, ARC4_IOC_STRONG));
 	stall_reader(_metadata, self, &stalled);
-	small.fd = self->fd;
-	small.buf = buf;
-	small.len = sizeof(buf);
-	ASSERT_EQ(0, reader_start(&small));
+	ASSERT_EQ(0, reader_start(&small, self->fd, buf, sizeof(buf)));
 	returned = reader_wait(&small, 10000);
 	release_reader(_metadata, self, &stalled);
 	EXPECT_EQ(0, pthread_join(small.thread, NULL));
