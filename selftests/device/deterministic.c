@@ -56,7 +56,7 @@ FIXTURE_SETUP(dev)
 {
 	self->fd = arc4_open(0);
 	if (self->fd < 0)
-		SKIP(return, ARC4_DEV " not available: %s", strerror(errno));
+		SETUP_SKIP(ARC4_DEV " not available: %s", strerror(errno));
 	random_fill(self->key, sizeof(self->key));
 	self->nonce = random_u64();
 	ASSERT_EQ(0, arc4_seed(self->fd, self->key, self->nonce));

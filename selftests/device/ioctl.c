@@ -20,7 +20,7 @@ FIXTURE_SETUP(dev)
 {
 	self->fd = arc4_open(0);
 	if (self->fd < 0)
-		SKIP(return, ARC4_DEV " not available: %s", strerror(errno));
+		SETUP_SKIP(ARC4_DEV " not available: %s", strerror(errno));
 	random_fill(self->key, sizeof(self->key));
 	self->nonce = random_u64();
 	/* A read-only page followed by a hole. */

@@ -37,9 +37,9 @@ FIXTURE(mod) {
 FIXTURE_SETUP(mod)
 {
 	if (geteuid())
-		SKIP(return, "needs root");
+		SETUP_SKIP("needs root");
 	if (access("/sys/module/arc4dev", F_OK))
-		SKIP(return, "arc4dev not loaded");
+		SETUP_SKIP("arc4dev not loaded");
 	self->loaded = 1;
 }
 

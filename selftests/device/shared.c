@@ -81,10 +81,10 @@ FIXTURE_SETUP(shared)
 	self->stall = MAP_FAILED;
 	self->fd = arc4_open(0);
 	if (self->fd < 0)
-		SKIP(return, ARC4_DEV " not available: %s", strerror(errno));
+		SETUP_SKIP(ARC4_DEV " not available: %s", strerror(errno));
 	self->uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
 	if (self->uffd < 0)
-		SKIP(return, "userfaultfd: %s", strerror(errno));
+		SETUP_SKIP("userfaultfd: %s", strerror(errno));
 	ASSERT_EQ(0, ioctl(self->uffd, UFFDIO_API, &api));
 	self->stall = mmap(NULL, STALL_LEN, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -19,7 +19,7 @@ FIXTURE_SETUP(dev)
 {
 	self->fd = arc4_open(0);
 	if (self->fd < 0)
-		SKIP(return, ARC4_DEV " not available: %s", strerror(errno));
+		SETUP_SKIP(ARC4_DEV " not available: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(dev)

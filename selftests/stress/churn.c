@@ -89,9 +89,9 @@ FIXTURE_SETUP(churn)
 	FILE *p;
 
 	if (geteuid())
-		SKIP(return, "needs root");
+		SETUP_SKIP("needs root");
 	if (!mod_loaded())
-		SKIP(return, "arc4dev not loaded");
+		SETUP_SKIP("arc4dev not loaded");
 	p = popen("modinfo -n arc4dev", "r");
 	ASSERT_NE(NULL, p);
 	ASSERT_NE(NULL, fgets(ko_path, sizeof(ko_path), p));

@@ -291,8 +291,8 @@ FIXTURE_SETUP(fuzz)
 		memset(&self->m[i], 0, sizeof(self->m[i]));
 		self->m[i].fd = arc4_open(O_RDWR);
 		if (self->m[i].fd < 0)
-			SKIP(return, ARC4_DEV " not available: %s",
-			     strerror(errno));
+			SETUP_SKIP(ARC4_DEV " not available: %s",
+				   strerror(errno));
 	}
 	self->seed = s && *s ? strtoull(s, NULL, 0) : random_u64() | 1;
 	rng_state = self->seed;

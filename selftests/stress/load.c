@@ -48,12 +48,12 @@ FIXTURE_SETUP(load)
 	int fd = arc4_open(0);
 
 	if (fd < 0)
-		SKIP(return, ARC4_DEV " not available: %s", strerror(errno));
+		SETUP_SKIP(ARC4_DEV " not available: %s", strerror(errno));
 	close(fd);
 	self->saved_rekey = read_long_file(ARC4_PARAM("rekey_bytes"));
 	if (variant->rekey_bytes) {
 		if (geteuid())
-			SKIP(return, "needs root to set rekey_bytes");
+			SETUP_SKIP("needs root to set rekey_bytes");
 		ASSERT_EQ(0, write_long_file(ARC4_PARAM("rekey_bytes"),
 					     variant->rekey_bytes));
 	}

@@ -76,7 +76,7 @@ FIXTURE_SETUP(sig)
 {
 	self->fd = arc4_open(0);
 	if (self->fd < 0)
-		SKIP(return, ARC4_DEV " not available: %s", strerror(errno));
+		SETUP_SKIP(ARC4_DEV " not available: %s", strerror(errno));
 	self->buf = huge_buffer();
 	ASSERT_NE(NULL, self->buf);
 	random_fill(self->key, sizeof(self->key));
@@ -133,7 +133,7 @@ FIXTURE_SETUP(kill)
 {
 	self->shared = arc4_open(0);
 	if (self->shared < 0)
-		SKIP(return, ARC4_DEV " not available: %s", strerror(errno));
+		SETUP_SKIP(ARC4_DEV " not available: %s", strerror(errno));
 }
 
 FIXTURE_TEARDOWN(kill)
