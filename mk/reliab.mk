@@ -9,8 +9,8 @@
 #   make test-debug    every VM test on that kernel (panic_on_warn=1)
 #   make soak          the stress tests ARC4_STRESS_SCALE (default 10) times
 #                      longer, in one VM boot
-#   make vmfork-test   the VM-fork test (not in `make test`: QEMU 7.2 refuses
-#                      to change vmgenid's GUID after realize, see the script)
+#   make vmfork-test   the VM-fork test alone (`make test` runs it too): the
+#                      VM migrated into a QEMU with a new vmgenid GUID
 
 SOAK_SCALE ?= 10
 

@@ -52,7 +52,7 @@ FIXTURE_SETUP(vmfork)
 	self->n = 0;
 	self->saved_seconds = -1;
 	if (!have_vmgenid())
-		SKIP(return, "no VM generation ID device (run by scripts/vmfork-test)");
+		SETUP_SKIP("no VM generation ID device (run by scripts/vmfork-test)");
 	/* Keep the time budget out of the way for the test's length. */
 	self->saved_seconds = read_long_file(ARC4_PARAM("rekey_seconds"));
 	if (geteuid() == 0)
@@ -88,11 +88,13 @@ TEST_F_TIMEOUT(vmfork, generation_change_rekeys_every_strong_stream_once, 600)
 {
 	unsigned long rounds = stress_knob("ARC4_VMFORK_ROUNDS", 3), r;
 	uint64_t *before = calloc(self->n, sizeof(uint64_t)), p0;
-	uint8_t b[64], want[64];
+	uint8_t b[64], *want = malloc(64 * rounds);
 	double t0;
 	int i;
 
 	ASSERT_NE(NULL, before);
+	ASSERT_NE(NULL, want);
+	ASSERT_EQ((ssize_t)(64 * rounds), pread(self->det, want, 64 * rounds, 0));
 	for (r = 0; r < rounds; r++) {
 		for (i = 0; i < self->n; i++) {
 			ASSERT_EQ(16, read(self->fds[i], b, 16));
@@ -123,14 +125,16 @@ TEST_F_TIMEOUT(vmfork, generation_change_rekeys_every_strong_stream_once, 600)
 			EXPECT_EQ(before[i] + 1, reseeds(self->fds[i]))
 				TH_LOG("round %lu, stream %d", r + 1, i);
 		}
-		/* A deterministic stream is not the kernel's to change. */
+		/*
+		 * A deterministic stream is not the kernel's to change: it
+		 * gives what it gave before any fork.
+		 */
 		ASSERT_EQ(64, pread(self->det, b, 64, r * 64));
-		ASSERT_EQ(0, ref_keystream(self->key, self->nonce, r * 64,
-					   want, 64));
-		EXPECT_EQ(-1, first_diff(b, want, 64));
+		EXPECT_EQ(-1, first_diff(b, want + r * 64, 64));
 	}
 	ksft_print_msg("vmfork: %lu generation changes, each rekeyed all %d strong streams exactly once\n",
 		       rounds, self->n);
+	free(want);
 	free(before);
 }
 
