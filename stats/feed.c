@@ -15,7 +15,8 @@
  *   file PATH       another file or device (the /dev/urandom control)
  *   unix PATH       relay: what arrives on the Unix socket PATH (QEMU's
  *                   end of the VM's virtio-serial port), retrying the
- *                   connection for up to a minute
+ *                   connection for up to a minute, through a 256 MiB
+ *                   buffer (relay() says why)
  *
  * Bytes go to stdout, or to PATH (-o), until BYTES (-l) are written,
  * the reader goes away or the source ends.  The reader going away is the
@@ -45,6 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/param.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -54,6 +56,8 @@ enum {
 	CHUNK = 1 << 16,		/* bytes per write */
 	PROGRESS = 1 << 20,		/* -p file update interval */
 	CONNECT_TRIES = 600,		/* 100 ms apart */
+	RELAY_BUF = 256 << 20,		/* relay() buffer */
+	RELAY_READ = 1 << 20,		/* bytes per relay() read */
 };
 
 static const char *prog = "feed";
@@ -301,16 +305,102 @@ static void progress(const char *file, uint64_t count)
 	close(fd);
 }
 
+/* ---- relay: the VM's stream through a large buffer -------------------- */
+
+/*
+ * dieharder reads in bursts: a test that computes for a minute reads
+ * nothing meanwhile, and a VM writing straight into it would wait as long.
+ * Buffered, the VM keeps producing while dieharder computes, and the next
+ * test reads from memory; a run then takes about as long as the slower of
+ * the two, not their sum.  Returns the bytes written.
+ */
+static uint64_t relay(uint64_t limit, const char *pfile)
+{
+	uint64_t count = 0, next = PROGRESS;
+	size_t head = 0, fill = 0, tail, len;
+	struct pollfd p[2];
+	int eof = 0;
+	uint8_t *buf;
+	ssize_t n;
+
+	buf = malloc(RELAY_BUF);
+	if (!buf)
+		die("malloc");
+	/* A blocking write to a pipe waits until all of it fits. */
+	if (fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK))
+		die("fcntl");
+	while (count < limit && !(eof && !fill)) {
+		p[0] = (struct pollfd){ .fd = src_fd,
+					.events = !eof && fill < RELAY_BUF ? POLLIN : 0 };
+		p[1] = (struct pollfd){ .fd = out_fd, .events = fill ? POLLOUT : 0 };
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("poll");
+		}
+		if (p[0].revents) {
+			tail = (head + fill) % RELAY_BUF;
+			len = tail >= head ? RELAY_BUF - tail : head - tail;
+			n = read(src_fd, buf + tail, MIN(len, (size_t)RELAY_READ));
+			if (n == 0)
+				eof = 1;
+			else if (n > 0)
+				fill += n;
+			else if (errno != EINTR && errno != EAGAIN)
+				die("read");
+		}
+		if (p[1].revents) {
+			len = MIN(fill, RELAY_BUF - head);
+			len = MIN((uint64_t)len, limit - count);
+			n = write(out_fd, buf + head, len);
+			if (n < 0 && errno == EPIPE)
+				break;
+			if (n < 0 && errno != EINTR && errno != EAGAIN)
+				die("write");
+			if (n > 0) {
+				head = (head + n) % RELAY_BUF;
+				fill -= n;
+				count += n;
+			}
+			if (pfile && count >= next) {
+				progress(pfile, count);
+				next = count + PROGRESS;
+			}
+		}
+	}
+	free(buf);
+	return count;
+}
+
+/* Everything but the relay: fill a chunk, write it, until the end. */
+static uint64_t copy(size_t (*fill)(uint8_t *, size_t), uint64_t limit,
+		     const char *pfile)
+{
+	static uint8_t buf[CHUNK];
+	uint64_t count = 0, next = PROGRESS;
+	size_t len;
+
+	while (count < limit) {
+		len = fill(buf, MIN((uint64_t)CHUNK, limit - count));
+		if (!len || !put(buf, len))
+			break;
+		count += len;
+		if (pfile && count >= next) {
+			progress(pfile, count);
+			next = count + PROGRESS;
+		}
+	}
+	return count;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long limit = ULLONG_MAX;
 	const char *out = NULL, *pfile = NULL, *mode;
 	size_t (*fill)(uint8_t *, size_t) = fill_read;
-	uint64_t count = 0, next = PROGRESS;
+	int c, relaying = 0;
 	struct timespec t0, t1;
-	static uint8_t buf[CHUNK];
-	size_t len;
-	int c;
+	uint64_t count;
 
 	while ((c = getopt(argc, argv, "+o:l:p:h")) != -1) {
 		switch (c) {
@@ -346,6 +436,7 @@ int main(int argc, char **argv)
 		open_source(argv[1]);
 	} else if (!strcmp(mode, "unix") && argc == 2) {
 		unix_source(argv[1]);
+		relaying = 1;
 	} else {
 		usage(stderr);
 		return 2;
@@ -359,17 +450,7 @@ int main(int argc, char **argv)
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (count < limit) {
-		len = limit - count < CHUNK ? limit - count : CHUNK;
-		len = fill(buf, len);
-		if (!len || !put(buf, len))
-			break;
-		count += len;
-		if (pfile && count >= next) {
-			progress(pfile, count);
-			next = count + PROGRESS;
-		}
-	}
+	count = relaying ? relay(limit, pfile) : copy(fill, limit, pfile);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (pfile)
 		progress(pfile, count);
