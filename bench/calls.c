@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "record.h"
+
 #ifdef ARC4_SHIM
 #include "arc4random.h"
 #define IMPL "shim"
@@ -46,24 +48,6 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static void record(const char *group, const char *impl, const char *func,
-		   const char *mode, long param, double *v, int n,
-		   const char *unit)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	printf("%s\t%s\t%s\t%s\t%ld\t%.4f\t%.4f\t%.4f\t%s\t%d\n", group, impl,
-	       func, mode, param, n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2,
-	       v[0], v[n - 1], unit, n);
-	fflush(stdout);
 }
 
 /* ---- what is measured ----------------------------------------------------- */

@@ -33,6 +33,7 @@
 #include <sys/resource.h>
 
 #include <linux/arc4.h>
+#include "record.h"
 
 #define MAX_REPEATS 64
 
@@ -51,25 +52,6 @@ static void die(const char *what)
 {
 	fprintf(stderr, "devbench: %s: %s\n", what, strerror(errno));
 	exit(1);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Print one record: median, min and max of v[0..n). */
-static void record(const char *group, const char *impl, const char *func,
-		   const char *mode, long param, double *v, int n,
-		   const char *unit)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	printf("%s\t%s\t%s\t%s\t%ld\t%.4f\t%.4f\t%.4f\t%s\t%d\n", group, impl,
-	       func, mode, param, n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2,
-	       v[0], v[n - 1], unit, n);
-	fflush(stdout);
 }
 
 /* ---- sources ------------------------------------------------------------ */
