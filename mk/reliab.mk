@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Reliability and security runs too long for every `make test`; included by
-# the top-level Makefile.
+# Reliability and security runs, most too long for every `make test`;
+# included by the top-level Makefile.
 #
 #   make debug-kernel  build (once, cached in build/debug-kernel/) a small
 #                      kernel from linux-source-6.1 with KASAN, KMEMLEAK,
@@ -9,8 +9,9 @@
 #   make test-debug    every VM test on that kernel (panic_on_warn=1)
 #   make soak          the stress tests ARC4_STRESS_SCALE (default 10) times
 #                      longer, in one VM boot
-#   make vmfork-test   the VM-fork test alone (`make test` runs it too): the
-#                      VM migrated into a QEMU with a new vmgenid GUID
+#   make vmfork-test   the VM-fork test alone (`make test` runs it too, from
+#                      selftests/stress/host-tests): save the VM, restore it
+#                      with the same and with new vmgenid GUIDs; about 15 s
 
 SOAK_SCALE ?= 10
 
