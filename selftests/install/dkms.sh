@@ -23,6 +23,15 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 0
 fi
 
+# One run at a time on a host: two checkouts testing at once would find
+# each other's DKMS tree and skip, or restore each other's indexes.
+exec 9>/run/lock/arc4-dkms.lock
+if ! flock -w 900 9; then
+	tap_plan 1
+	tap_fail "DKMS build loads in the test VM (another run held the host lock for 900 s)"
+	exit 1
+fi
+
 version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 kver=$(scripts/kver) || exit 1
 md=/lib/modules/$kver
