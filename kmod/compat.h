@@ -6,16 +6,51 @@
 #ifndef ARC4_COMPAT_H
 #define ARC4_COMPAT_H
 
-#include <linux/version.h>
+#include <crypto/chacha.h>
 #include <linux/random.h>
+#include <linux/version.h>
 
 /*
- * register_random_vmfork_notifier() arrived in 6.0 ("random: add
- * vmfork notifier"), and exists only with CONFIG_VMGENID.  Older kernels
- * cannot tell us about a VM fork, so streams rekey on their budgets only.
+ * The ChaCha library takes a struct chacha_state since 6.16 ("crypto:
+ * lib/chacha - use struct type for chacha state"); before, a bare array of
+ * CHACHA_STATE_WORDS words.  The module is written against the struct;
+ * older kernels get it here, with adapters of the new signatures.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 0, 0) && IS_ENABLED(CONFIG_VMGENID)
-#define ARC4_HAVE_VMFORK 1
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+struct chacha_state {
+	u32 x[CHACHA_STATE_WORDS];
+};
+
+static inline void arc4_chacha_init_consts(struct chacha_state *state)
+{
+	chacha_init_consts(state->x);
+}
+
+static inline void arc4_chacha20_block(struct chacha_state *state, u8 *out)
+{
+	chacha20_block(state->x, out);
+}
+
+static inline void arc4_chacha20_crypt(struct chacha_state *state, u8 *dst,
+				       const u8 *src, unsigned int bytes)
+{
+	chacha20_crypt(state->x, dst, src, bytes);
+}
+
+#define chacha_init_consts	arc4_chacha_init_consts
+#define chacha20_block		arc4_chacha20_block
+#define chacha20_crypt		arc4_chacha20_crypt
+#endif
+
+/*
+ * register_random_vmfork_notifier() arrived in 5.19 ("random: add vmfork
+ * notifier"), with stubs returning 0 in <linux/random.h> for kernels
+ * without CONFIG_VMGENID; defining them again breaks the build there.
+ * Older kernels cannot tell us about a VM fork, so streams rekey on their
+ * budgets only.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 19, 0)
+#define ARC4_HAVE_VMFORK IS_ENABLED(CONFIG_VMGENID)
 #else
 #define ARC4_HAVE_VMFORK 0
 static inline int register_random_vmfork_notifier(struct notifier_block *nb)

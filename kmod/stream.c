@@ -76,18 +76,18 @@ static bool arc4_stream_budget_spent(const struct arc4_stream *s)
 /* Replace the stream key by half a block under it; the other half keys out. */
 static void arc4_stream_ratchet(struct arc4_stream *s, u32 *out_key)
 {
-	u32 state[CHACHA_STATE_WORDS];
+	struct chacha_state state;
 	u8 block[CHACHA_BLOCK_SIZE];
 
 	BUILD_BUG_ON(sizeof(block) != 2 * sizeof(s->key));
-	chacha_init_consts(state);
-	memcpy(&state[4], s->key, sizeof(s->key));
-	memset(&state[12], 0, 4 * sizeof(u32));
-	chacha20_block(state, block);
+	chacha_init_consts(&state);
+	memcpy(&state.x[4], s->key, sizeof(s->key));
+	memset(&state.x[12], 0, 4 * sizeof(u32));
+	chacha20_block(&state, block);
 	memcpy(s->key, block, sizeof(s->key));
 	memcpy(out_key, block + sizeof(s->key), sizeof(s->key));
 	memzero_explicit(block, sizeof(block));
-	memzero_explicit(state, sizeof(state));
+	memzero_explicit(&state, sizeof(state));
 }
 
 /**********************************************************************
@@ -195,22 +195,22 @@ void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
 	mutex_lock(&s->lock);
 	c->mode = s->mode;
 	c->epoch = s->epoch;
-	chacha_init_consts(c->state);
-	c->state[14] = 0;
-	c->state[15] = 0;
+	chacha_init_consts(&c->state);
+	c->state.x[14] = 0;
+	c->state.x[15] = 0;
 	if (s->mode == ARC4_MODE_STRONG) {
 		if (arc4_stream_budget_spent(s))
 			arc4_stream_rekey(s);
 		arc4_stream_ratchet(s, key);
 		s->bytes_since_reseed += len;
-		memcpy(&c->state[4], key, sizeof(key));
+		memcpy(&c->state.x[4], key, sizeof(key));
 		memzero_explicit(key, sizeof(key));
 		c->block = 0;
 		c->skip = 0;
 	} else {
-		memcpy(&c->state[4], s->key, sizeof(s->key));
-		c->state[14] = lower_32_bits(s->nonce);
-		c->state[15] = upper_32_bits(s->nonce);
+		memcpy(&c->state.x[4], s->key, sizeof(s->key));
+		c->state.x[14] = lower_32_bits(s->nonce);
+		c->state.x[15] = upper_32_bits(s->nonce);
 		c->block = pos / CHACHA_BLOCK_SIZE;
 		c->skip = pos % CHACHA_BLOCK_SIZE;
 	}
@@ -236,9 +236,9 @@ void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len)
 		u64 room = ((u64)U32_MAX - lo + 1) * CHACHA_BLOCK_SIZE;
 		unsigned int n = min_t(u64, len, room);
 
-		c->state[12] = lo;
-		c->state[13] = upper_32_bits(c->block);
-		chacha20_crypt(c->state, buf, arc4_zeroes, n);
+		c->state.x[12] = lo;
+		c->state.x[13] = upper_32_bits(c->block);
+		chacha20_crypt(&c->state, buf, arc4_zeroes, n);
 		c->block += DIV_ROUND_UP(n, CHACHA_BLOCK_SIZE);
 		buf += n;
 		len -= n;
@@ -296,11 +296,11 @@ static bool arc4_kat(const u8 *key, u64 nonce, u64 block,
 	bool ok;
 	int i;
 
-	chacha_init_consts(c.state);
+	chacha_init_consts(&c.state);
 	for (i = 0; i < CHACHA_KEY_SIZE / 4; i++)
-		c.state[4 + i] = get_unaligned_le32(key + 4 * i);
-	c.state[14] = lower_32_bits(nonce);
-	c.state[15] = upper_32_bits(nonce);
+		c.state.x[4 + i] = get_unaligned_le32(key + 4 * i);
+	c.state.x[14] = lower_32_bits(nonce);
+	c.state.x[15] = upper_32_bits(nonce);
 	arc4_cursor_fill(&c, out, len);
 	ok = !memcmp(out, expect, len);
 	memzero_explicit(out, sizeof(out));

@@ -11,6 +11,8 @@
 #include <linux/types.h>
 #include <uapi/linux/arc4.h>
 
+#include "compat.h"
+
 /*
  * Keystream is produced this many bytes at a time into a buffer on the
  * caller's stack: two runs of the AVX2 code's eight blocks per trip
@@ -63,7 +65,7 @@ struct arc4_stream {
  * @mode:  the stream's mode when the cursor was made
  */
 struct arc4_cursor {
-	u32 state[CHACHA_STATE_WORDS];
+	struct chacha_state state;
 	u64 block;
 	unsigned int skip;
 	u32 epoch;
