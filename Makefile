@@ -2,7 +2,10 @@
 #
 #   make            build the module, the shim and the tests
 #   make demo       boot the test VM and show /dev/arc4 and the shim at work
-#   make test       run every test; ends with "N passed, N failed"
+#   make test       run every test, on this Debian release and on the current
+#                   stable one (trixie); ends with "N passed, N failed"
+#   make test-matrix  the VM suites on this release, trixie, trixie-rt and sid,
+#                   and a table of the results
 #   make check      checkpatch, sparse, W=1 and -Werror builds
 #   make deps       install missing Debian packages (as root)
 #
@@ -19,7 +22,8 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(shell script
 SELFTEST_DIRS := $(patsubst %/Makefile,%,$(wildcard selftests/*/Makefile))
 USER_CFLAGS := -O2 -g -Wall -Wextra
 
-.PHONY: all deps module lib tools selftests kselftest test demo check clean \
+.PHONY: all deps module lib tools selftests kselftest test test-matrix demo \
+	check clean \
 	$(SELFTEST_DIRS)
 
 all: module lib tools selftests
@@ -45,8 +49,14 @@ selftests: kselftest lib $(SELFTEST_DIRS)
 $(SELFTEST_DIRS): kselftest lib
 	$(MAKE) -C $@ TOP=$(TOP)
 
+# The releases `make test` adds to the host's own: Debian's current stable.
+TEST_RELEASES ?= trixie
+
 test: all
-	@scripts/run-tests
+	@scripts/run-tests $(addprefix --release ,$(TEST_RELEASES))
+
+test-matrix: all
+	@scripts/run-tests --matrix
 
 demo: all
 	@scripts/demo

@@ -15,6 +15,12 @@ cd "$top" || exit 1
 
 tap_plan 3
 tarball=$(scripts/kernel-src --tarball) || { tap_fail "linux-source is installed"; exit 1; }
+# What `make modules_prepare` needs beyond the module build's packages.
+if ! out=$(scripts/install-deps flex bison bc libelf-dev 2>&1); then
+	tap_fail "flex, bison, bc and libelf-dev are installed"
+	tap_diag "$out"
+	exit 1
+fi
 work=$top/build/kbuild/novmgenid
 src=$work/linux
 stamp=$work/.prepared
