@@ -70,3 +70,6 @@ clean:
 	rm -rf build
 
 -include $(wildcard mk/*.mk)
+
+# A rule that fails leaves no half-written target behind.
+.DELETE_ON_ERROR:
