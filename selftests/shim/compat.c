@@ -8,18 +8,6 @@
 #include "kselftest_harness.h"
 #include "shim_test.h"
 
-static void expect_same_as_glibc(struct __test_metadata *_metadata,
-				 const char *args)
-{
-	char *glibc, *here = scenario_here(args);
-
-	ASSERT_EQ(0, run_prog("", "ref", args, &glibc));
-	ASSERT_NE(NULL, here);
-	EXPECT_STREQ(glibc, here) TH_LOG("scenario '%s'", args);
-	free(glibc);
-	free(here);
-}
-
 /* glibc's tst-rand48 starts with this: srand48(0x98765432), seed48(). */
 TEST(seed48_after_srand48_returns_the_x_glibc_returns)
 {
