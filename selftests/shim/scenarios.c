@@ -10,7 +10,7 @@
  * shim itself.
  *
  *   rand S N | random S N | shared S N | rand_r S N | srandtime N
- *   initstate S SIZE N | setstate
+ *   initstate S SIZE N | setstate | savestate S N
  *   rand48 S N | seed48 X0 X1 X2 N | lcong48 P0..P6 N | erand48 X0 X1 X2 N
  *   seed48x S
  *   unseeded N
@@ -87,6 +87,17 @@ static void setstate_dance(FILE *out)
 	fprintf(out, "initstate-too-small-returned %s\n", which(r, a, b));
 }
 
+/* srandom(seed), then a save and restore of the buffer it seeded. */
+static void savestate(FILE *out, unsigned int seed, int n)
+{
+	static char buf[128];
+
+	srandom(seed);
+	setstate(initstate(7, buf, sizeof(buf)));
+	for (int i = 0; i < n; i++)
+		fprintf(out, "random %ld\n", random());
+}
+
 static void print_x(FILE *out, const char *tag, const unsigned short *x)
 {
 	fprintf(out, "%s %04hx %04hx %04hx\n", tag, x[0], x[1], x[2]);
@@ -151,6 +162,8 @@ int scenario(FILE *out, int argc, char **argv)
 			fprintf(out, "random %ld\n", random());
 	} else if (!strcmp(s, "setstate") && argc == 1) {
 		setstate_dance(out);
+	} else if (!strcmp(s, "savestate") && argc == 3) {
+		savestate(out, v[0], v[1]);
 	} else if (!strcmp(s, "rand48") && argc == 3) {
 		SRAND48(v[0]);
 		print_rand48(out, v[1]);
