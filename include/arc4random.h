@@ -34,11 +34,13 @@
  *
  * Always deterministic and bit-identical to glibc: srand48_deterministic(),
  * seed48_deterministic(), lcong48_deterministic() (then drand48(),
- * lrand48(), mrand48()), initstate() and setstate() (then random(), on
- * the caller's buffer with glibc's algorithm), rand_r(), erand48(),
- * nrand48() and jrand48() (which use the multiplier and addend last set
- * by srand48(), seed48() or lcong48(), with or without _deterministic,
- * as glibc's do).
+ * lrand48(), mrand48()), initstate() (then random(), on the caller's
+ * buffer with glibc's algorithm), rand_r(), erand48(), nrand48() and
+ * jrand48() (which use the multiplier and addend last set by srand48(),
+ * seed48() or lcong48(), with or without _deterministic, as glibc's do).
+ * setstate() of a buffer holding glibc's state is glibc's too; of one
+ * saved while random() was strong or on a srandom_deterministic() stream
+ * it returns to that (srand_deterministic(3), "Saved states").
  */
 #ifndef ARC4RANDOM_H
 #define ARC4RANDOM_H

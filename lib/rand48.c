@@ -10,14 +10,12 @@
  * glibc.  erand48(), nrand48(), jrand48() are always that generator on the
  * caller's X with the shim's multiplier and addend.
  *
- * The strong seeders ignore the seed (X) but set the multiplier and addend
- * as glibc's do (srand48() and seed48() restore the defaults, lcong48()
- * takes them from its argument), so erand48() and friends keep giving
- * glibc's values.  seed48() returns its static buffer of the previous X.
- * Under ARC4_LEGACY=1 the strong seeders are glibc's.
+ * The strong seeders store X, the multiplier and the addend exactly as
+ * glibc's (and OpenBSD's) do, and then leave the generator unused: the
+ * values are strong.  So erand48() and friends keep giving glibc's values
+ * with the parameters last set, and seed48() returns the X that glibc's
+ * would.  Under ARC4_LEGACY=1 the generator is used from the start.
  */
-#include <string.h>
-
 #include "arc4random.h"
 #include "shim.h"
 
@@ -34,14 +32,6 @@ static int r48_is_deterministic(void)
 static void r48_set_deterministic(int on)
 {
 	__atomic_store_n(&r48_deterministic, on, __ATOMIC_RELEASE);
-}
-
-/* Under arc4_lock(): the multiplier and addend srand48() would leave. */
-static void r48_default_params(void)
-{
-	r48.__a = 0x5deece66dull;
-	r48.__c = 0xb;
-	r48.__init = 1;
 }
 
 ARC4_EXPORT double drand48(void)
@@ -113,25 +103,16 @@ ARC4_EXPORT long jrand48(unsigned short xsubi[3])
 ARC4_EXPORT void srand48(long seed)
 {
 	arc4_lock();
-	if (arc4_legacy()) {
-		srand48_r(seed, &r48);
-	} else {
-		r48_default_params();
-		r48_set_deterministic(0);
-	}
+	srand48_r(seed, &r48);
+	r48_set_deterministic(0);
 	arc4_unlock();
 }
 
 ARC4_EXPORT unsigned short *seed48(unsigned short xseed[3])
 {
 	arc4_lock();
-	if (arc4_legacy()) {
-		seed48_r(xseed, &r48);
-	} else {
-		memcpy(r48.__old_x, r48.__x, sizeof(r48.__old_x));
-		r48_default_params();
-		r48_set_deterministic(0);
-	}
+	seed48_r(xseed, &r48);
+	r48_set_deterministic(0);
 	arc4_unlock();
 	return r48.__old_x;
 }
@@ -139,15 +120,8 @@ ARC4_EXPORT unsigned short *seed48(unsigned short xseed[3])
 ARC4_EXPORT void lcong48(unsigned short param[7])
 {
 	arc4_lock();
-	if (arc4_legacy()) {
-		lcong48_r(param, &r48);
-	} else {
-		r48.__a = (uint64_t)param[5] << 32 | (uint32_t)param[4] << 16 |
-			  param[3];
-		r48.__c = param[6];
-		r48.__init = 1;
-		r48_set_deterministic(0);
-	}
+	lcong48_r(param, &r48);
+	r48_set_deterministic(0);
 	arc4_unlock();
 }
 

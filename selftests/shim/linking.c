@@ -114,7 +114,7 @@ static const char *preload_legacy_env(void)
 /* Sequences whose glibc output the shim replaces by strong output. */
 static const char *const strong_cases[] = {
 	"rand 1 16", "random 1 16", "rand48 1 16", "srandtime 16",
-	"unseeded 16", "shared 1 8",
+	"unseeded 16", "shared 1 8", "savestate 12345 16",
 };
 
 /* Every sequence, for the legacy comparisons. */
@@ -125,6 +125,7 @@ static const char *const all_cases[] = {
 	"setstate", "rand48 1 200", "rand48 -5 200",
 	"seed48 1 2 3 200", "lcong48 1 2 3 0xe66d 0xdeec 5 11 100",
 	"lcong48 9 8 7 3 0 0 1 100", "erand48 1 2 3 200",
+	"savestate 12345 50", "seed48x 0x98765432",
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -128,18 +128,6 @@ TEST(lcong48_selects_strong_mode)
 	EXPECT_TRUE(strong_after(seed_lcong48));
 }
 
-static void expect_same_as_glibc(struct __test_metadata *_metadata,
-				 const char *args)
-{
-	char *glibc, *here = scenario_here(args);
-
-	ASSERT_EQ(0, run_prog("", "ref", args, &glibc));
-	ASSERT_NE(NULL, here);
-	EXPECT_STREQ(glibc, here) TH_LOG("scenario '%s'", args);
-	free(glibc);
-	free(here);
-}
-
 TEST(srand48_deterministic_matches_glibc_srand48)
 {
 	expect_same_as_glibc(_metadata, "rand48 0 1000");

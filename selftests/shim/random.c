@@ -85,18 +85,6 @@ TEST(srandom_after_deterministic_is_strong_again)
 	EXPECT_NE(0, memcmp(a, b, sizeof(a)));
 }
 
-static void expect_same_as_glibc(struct __test_metadata *_metadata,
-				 const char *args)
-{
-	char *glibc, *here = scenario_here(args);
-
-	ASSERT_EQ(0, run_prog("", "ref", args, &glibc));
-	ASSERT_NE(NULL, here);
-	EXPECT_STREQ(glibc, here) TH_LOG("scenario '%s'", args);
-	free(glibc);
-	free(here);
-}
-
 TEST(initstate_matches_glibc_for_every_state_size)
 {
 	static const char *const cases[] = {

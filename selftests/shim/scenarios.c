@@ -10,8 +10,9 @@
  * shim itself.
  *
  *   rand S N | random S N | shared S N | rand_r S N | srandtime N
- *   initstate S SIZE N | setstate
+ *   initstate S SIZE N | setstate | savestate S N
  *   rand48 S N | seed48 X0 X1 X2 N | lcong48 P0..P6 N | erand48 X0 X1 X2 N
+ *   seed48x S
  *   unseeded N
  */
 #include <stdio.h>
@@ -86,6 +87,39 @@ static void setstate_dance(FILE *out)
 	fprintf(out, "initstate-too-small-returned %s\n", which(r, a, b));
 }
 
+/* srandom(seed), then a save and restore of the buffer it seeded. */
+static void savestate(FILE *out, unsigned int seed, int n)
+{
+	static char buf[128];
+
+	srandom(seed);
+	setstate(initstate(7, buf, sizeof(buf)));
+	for (int i = 0; i < n; i++)
+		fprintf(out, "random %ld\n", random());
+}
+
+static void print_x(FILE *out, const char *tag, const unsigned short *x)
+{
+	fprintf(out, "%s %04hx %04hx %04hx\n", tag, x[0], x[1], x[2]);
+}
+
+/*
+ * What seed48() returns after each seeding call: the X that call stored.
+ * The plain seeders in both builds (values are not drawn here).
+ */
+static void seed48x(FILE *out, long seed)
+{
+	unsigned short x[3] = { 0x1234, 0x5678, 0x9abc };
+	unsigned short y[3] = { 0xfedc, 0xba98, 0x7654 };
+	unsigned short p[7] = { 0x1111, 0x2222, 0x3333, 0xe66d, 0xdeec, 5, 11 };
+
+	srand48(seed);
+	print_x(out, "after-srand48", seed48(x));
+	print_x(out, "after-seed48", seed48(y));
+	lcong48(p);
+	print_x(out, "after-lcong48", seed48(x));
+}
+
 int scenario(FILE *out, int argc, char **argv)
 {
 	const char *s = argc > 0 ? argv[0] : "";
@@ -128,6 +162,8 @@ int scenario(FILE *out, int argc, char **argv)
 			fprintf(out, "random %ld\n", random());
 	} else if (!strcmp(s, "setstate") && argc == 1) {
 		setstate_dance(out);
+	} else if (!strcmp(s, "savestate") && argc == 3) {
+		savestate(out, v[0], v[1]);
 	} else if (!strcmp(s, "rand48") && argc == 3) {
 		SRAND48(v[0]);
 		print_rand48(out, v[1]);
@@ -147,6 +183,8 @@ int scenario(FILE *out, int argc, char **argv)
 		LCONG48(p);
 		print_rand48(out, v[7]);
 		print_xrand48(out, x, v[7]);
+	} else if (!strcmp(s, "seed48x") && argc == 2) {
+		seed48x(out, v[0]);
 	} else if (!strcmp(s, "erand48") && argc == 5) {
 		unsigned short x[3] = { v[0], v[1], v[2] };
 

@@ -132,6 +132,21 @@ static inline char *scenario_here(const char *args)
 	return buf;
 }
 
+#ifdef __KSELFTEST_HARNESS_H
+/* In a TEST(): scenario args prints the same here as under plain glibc. */
+static inline void expect_same_as_glibc(struct __test_metadata *_metadata,
+					const char *args)
+{
+	char *glibc, *here = scenario_here(args);
+
+	ASSERT_EQ(0, run_prog("", "ref", args, &glibc));
+	ASSERT_NE(NULL, here);
+	EXPECT_STREQ(glibc, here) TH_LOG("scenario '%s'", args);
+	free(glibc);
+	free(here);
+}
+#endif
+
 /* Lines of text starting with tag, joined (malloc'd). */
 static inline char *lines_tagged(const char *text, const char *tag)
 {
