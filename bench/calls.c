@@ -206,9 +206,14 @@ static __attribute__((unused)) void load_libbsd(void)
 		bsd_arc4random = NULL;
 }
 
-/* ---- single thread: ns per call ---------------------------------------- */
+/* ---- one thread: ns per call ------------------------------------------- */
 
-static void single(void)
+/*
+ * For each selected bench: choose its mode, warm up with warm calls, then
+ * one record of group, param over the repeats of measure(b).
+ */
+static void measure_each(const char *group, long param, long warm,
+			 double (*measure)(const struct bench *))
 {
 	static int never;
 	double v[MAX_REPEATS];
@@ -220,73 +225,53 @@ static void single(void)
 			continue;
 		if (b->setup)
 			b->setup();
-		b->loop(calls / 10 + 1, &never);	/* warm up */
-		for (int r = 0; r < repeats; r++) {
-			uint64_t t0 = now_ns();
-
-			b->loop(calls, &never);
-			v[r] = (double)(now_ns() - t0) / calls;
-		}
-		record("call", b->impl, b->func, b->mode, 1, v, repeats, "ns");
+		b->loop(warm, &never);
+		for (int r = 0; r < repeats; r++)
+			v[r] = measure(b);
+		record(group, b->impl, b->func, b->mode, param, v, repeats,
+		       "ns");
 	}
 }
 
-/* ---- fast path: the cheapest short block --------------------------------- */
+/* single: the mean over many calls, refills and all. */
+static double ns_per_call(const struct bench *b)
+{
+	static int never;
+	uint64_t t0 = now_ns();
+
+	b->loop(calls, &never);
+	return (double)(now_ns() - t0) / calls;
+}
 
 /*
- * Blocks short enough that most hold no refill of the shim's 16 KiB
- * buffer (4094 values) and no timer interrupt: the cheapest of them is
- * the fast path alone.  Under VM_ICOUNT=1 that is exact to the
+ * fastpath: blocks short enough that most hold no refill of the shim's
+ * 16 KiB buffer (4094 values) and no timer interrupt; the cheapest of
+ * them is the fast path alone.  Under VM_ICOUNT=1 that is exact to the
  * instruction, the clock reads excepted, which are measured the same way
  * and taken off.
  */
 enum { BLOCK_CALLS = 256, BLOCKS = 64 };
 
-static double clock_pair_ns(void)
-{
-	uint64_t best = UINT64_MAX;
-
-	for (int i = 0; i < BLOCKS; i++) {
-		uint64_t t0 = now_ns(), t1 = now_ns();
-
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
-	return (double)best;
-}
-
-static void fastpath(void)
+static double ns_fastpath(const struct bench *b)
 {
 	static int never;
-	double v[MAX_REPEATS];
+	uint64_t clock = UINT64_MAX, best = UINT64_MAX;
 
-	for (size_t i = 0; i < NBENCH; i++) {
-		const struct bench *b = &benches[i];
+	for (int k = 0; k < BLOCKS; k++) {
+		uint64_t t0 = now_ns(), t1 = now_ns();
 
-		if (!selected(b))
-			continue;
-		if (b->setup)
-			b->setup();
-		b->loop(BLOCK_CALLS, &never);	/* warm up */
-		for (int r = 0; r < repeats; r++) {
-			double clock = clock_pair_ns();
-			uint64_t best = UINT64_MAX;
-
-			for (int k = 0; k < BLOCKS; k++) {
-				uint64_t t0 = now_ns();
-
-				uint64_t d;
-
-				b->loop(BLOCK_CALLS, &never);
-				d = now_ns() - t0;
-				if (d < best)
-					best = d;
-			}
-			v[r] = (best - clock) / BLOCK_CALLS;
-		}
-		record("fastpath", b->impl, b->func, b->mode, BLOCK_CALLS, v,
-		       repeats, "ns");
+		if (t1 - t0 < clock)
+			clock = t1 - t0;
 	}
+	for (int k = 0; k < BLOCKS; k++) {
+		uint64_t t0 = now_ns(), d;
+
+		b->loop(BLOCK_CALLS, &never);
+		d = now_ns() - t0;
+		if (d < best)
+			best = d;
+	}
+	return (double)(best - clock) / BLOCK_CALLS;
 }
 
 /* ---- calls: nothing but the calls, between two markers for strace ------ */
@@ -463,9 +448,9 @@ int main(int argc, char **argv)
 			return 2;
 	}
 	if (strcmp(argv[optind], "single") == 0)
-		single();
+		measure_each("call", 1, calls / 10 + 1, ns_per_call);
 	else if (strcmp(argv[optind], "fastpath") == 0)
-		fastpath();
+		measure_each("fastpath", BLOCK_CALLS, BLOCK_CALLS, ns_fastpath);
 	else if (strcmp(argv[optind], "calls") == 0 && nwanted == 1)
 		return calls_only();
 	else if (strcmp(argv[optind], "threads") == 0 && nwanted == 1)

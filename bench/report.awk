@@ -104,7 +104,26 @@ function relrow(label, v, fmt,    i) {
 	printf "\n"
 }
 
-function anchor_table(    i, w, v, a, b, c, d, f) {
+# A release row of instructions per call of impl's func in mode.
+function relcall(label, impl, func, mode,    i, v) {
+	for (i = 1; i <= NREL; i++)
+		v[i] = val(key(RW[i], "call", impl, func, mode, 1))
+	relrow(label, v, "%.1f")
+}
+
+# A release row of the ratio of two calls, each "impl:func:mode".
+function relratio(label, a, b,    i, v, x, y, ka, kb) {
+	split(a, x, ":")
+	split(b, y, ":")
+	for (i = 1; i <= NREL; i++) {
+		ka = key(RW[i], "call", x[1], x[2], x[3], 1)
+		kb = key(RW[i], "call", y[1], y[2], y[3], 1)
+		v[i] = (ka in have) && (kb in have) ? med[ka] / med[kb] : ""
+	}
+	relrow(label, v, "%.3f")
+}
+
+function anchor_table(    i, v, c, d, f) {
 	releases()
 	print "== The anchor peer: glibc's own arc4random() on each release (vm-icount: instructions per call) =="
 	printf "  %-52s", ""
@@ -115,33 +134,13 @@ function anchor_table(    i, w, v, a, b, c, d, f) {
 	relrow("kernel", v, "%s")
 	for (i = 1; i <= NREL; i++) v[i] = libc[RW[i]]
 	relrow("glibc", v, "%s")
-	split("", v)
-	for (i = 1; i <= NREL; i++) v[i] = val(key(RW[i], "call", "glibc", "arc4random", "strong", 1))
-	relrow("glibc arc4random()", v, "%.1f")
-	for (i = 1; i <= NREL; i++) v[i] = val(key(RW[i], "call", "glibc", "rand", "det", 1))
-	relrow("glibc rand()", v, "%.1f")
-	for (i = 1; i <= NREL; i++) v[i] = val(shim_key(RW[i], "call", "arc4random", 1))
-	relrow("shim arc4random() (/dev/arc4)", v, "%.1f")
-	for (i = 1; i <= NREL; i++) v[i] = val(shim_key(RW[i], "call", "rand", 1))
-	relrow("shim strong rand() (/dev/arc4)", v, "%.1f")
-	for (i = 1; i <= NREL; i++) {
-		a = shim_key(RW[i], "call", "arc4random", 1)
-		b = key(RW[i], "call", "glibc", "arc4random", "strong", 1)
-		v[i] = (a in have) && (b in have) ? med[a] / med[b] : ""
-	}
-	relrow("shim arc4random() / glibc arc4random()", v, "%.3f")
-	for (i = 1; i <= NREL; i++) {
-		a = shim_key(RW[i], "call", "rand", 1)
-		b = key(RW[i], "call", "glibc", "arc4random", "strong", 1)
-		v[i] = (a in have) && (b in have) ? med[a] / med[b] : ""
-	}
-	relrow("shim strong rand() / glibc arc4random()", v, "%.3f")
-	for (i = 1; i <= NREL; i++) {
-		a = shim_key(RW[i], "call", "rand", 1)
-		b = key(RW[i], "call", "glibc", "rand", "det", 1)
-		v[i] = (a in have) && (b in have) ? med[a] / med[b] : ""
-	}
-	relrow("shim strong rand() / glibc rand()", v, "%.3f")
+	relcall("glibc arc4random()", "glibc", "arc4random", "strong")
+	relcall("glibc rand()", "glibc", "rand", "det")
+	relcall("shim arc4random() (/dev/arc4)", "shim", "arc4random", "strong")
+	relcall("shim strong rand() (/dev/arc4)", "shim", "rand", "strong")
+	relratio("shim arc4random() / glibc arc4random()", "shim:arc4random:strong", "glibc:arc4random:strong")
+	relratio("shim strong rand() / glibc arc4random()", "shim:rand:strong", "glibc:arc4random:strong")
+	relratio("shim strong rand() / glibc rand()", "shim:rand:strong", "glibc:rand:det")
 	printf "%s", notes
 
 	print ""
