@@ -3,6 +3,7 @@
  * devbench: the device side of `make bench`.
  *
  *   devbench [-r REPEATS] [-s SCALE] throughput | openclose | memory [N]
+ *   devbench [-r REPEATS] [-s SCALE] refill [DIR]
  *
  * throughput  read() of 16 B .. 1 MiB from /dev/arc4 (strong and
  *             deterministic), /dev/urandom and getrandom()
@@ -10,6 +11,13 @@
  * memory      kernel memory (slab) per open file: N opens (default 10000)
  *             of /dev/arc4 against N of /dev/urandom, whose open allocates
  *             nothing but the struct file
+ * refill      the parts of the shim's refill, ns per call: pread() of
+ *             1 KiB .. 16376 B (the shim's refill) from /dev/arc4 in
+ *             strong mode and from a file in DIR (default /tmp, which
+ *             should be a tmpfs: a read there is a copy from the page
+ *             cache and little else), a pread() of 0 bytes from
+ *             /dev/arc4 (the system call and nothing of the stream), and
+ *             the fstat() and ARC4_IOC_GET_INFO the shim makes per refill
  *
  * Time is CLOCK_MONOTONIC; in the VM with VM_ICOUNT=1 one guest instruction
  * is one nanosecond, so the figures are instruction counts.  Each result is
@@ -31,6 +39,10 @@
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 
 #include <linux/arc4.h>
 #include "record.h"
@@ -267,6 +279,95 @@ static void memory(long n)
 	free(fds);
 }
 
+/* ---- the parts of a refill ------------------------------------------------ */
+
+/*
+ * The shim's buffer is one 16 KiB mapping less its 8-byte header (lib/shim.h);
+ * each refill is one pread() of that many bytes, after an fstat() and an
+ * ARC4_IOC_GET_INFO that check its descriptor is still its /dev/arc4.
+ */
+enum { SHIM_REFILL = 16384 - 8 };
+
+static const size_t refill_sizes[] = { 1024, 2048, 4096, 8192, SHIM_REFILL };
+
+#define NREFILL_SIZES (sizeof(refill_sizes) / sizeof(refill_sizes[0]))
+
+enum refill_op { OP_PREAD, OP_FSTAT, OP_GET_INFO };
+
+/* ns per call of op on fd (pread of len bytes), median over the repeats. */
+static void refill_part(const char *impl, const char *func, enum refill_op op,
+			int fd, uint8_t *buf, size_t len)
+{
+	long n = (long)((len >= 1024 ? 200 : 2000) * scale);
+	double v[MAX_REPEATS];
+	struct arc4_info info;
+	struct stat st;
+
+	if (n < 1)
+		n = 1;
+	for (int r = -1; r < repeats; r++) {	/* r == -1: warm up */
+		uint64_t t0 = now_ns();
+
+		for (long i = 0; i < n; i++) {
+			long rc;
+
+			switch (op) {
+			case OP_PREAD:
+				rc = pread(fd, buf, len, 0) == (ssize_t)len ? 0 : -1;
+				break;
+			case OP_FSTAT:	/* as the shim: the system call itself */
+				rc = syscall(SYS_fstat, fd, &st);
+				break;
+			default:
+				rc = ioctl(fd, ARC4_IOC_GET_INFO, &info);
+				break;
+			}
+			if (rc != 0)
+				die(func);
+		}
+		if (r >= 0)
+			v[r] = (double)(now_ns() - t0) / n;
+	}
+	record("refill", impl, func, "strong", len, v, repeats, "ns");
+}
+
+static void refill(const char *dir)
+{
+	char path[4096];
+	uint8_t *buf = malloc(SHIM_REFILL);
+	struct statfs fs;
+	int fd, file;
+
+	if (!buf)
+		die("malloc");
+	fd = source_open(ARC4_STRONG);
+	if (fd < 0)
+		die("/dev/arc4");
+	snprintf(path, sizeof(path), "%s/devbench.XXXXXX", dir);
+	file = mkstemp(path);
+	if (file < 0)
+		die(path);
+	unlink(path);
+	if (fstatfs(file, &fs) == 0 && fs.f_type != TMPFS_MAGIC)
+		fprintf(stderr, "devbench: %s is not a tmpfs; its reads are "
+			"more than a copy\n", dir);
+	memset(buf, 0x5a, SHIM_REFILL);
+	if (pwrite(file, buf, SHIM_REFILL, 0) != SHIM_REFILL)
+		die("pwrite");
+
+	for (size_t i = 0; i < NREFILL_SIZES; i++)
+		refill_part("arc4", "pread", OP_PREAD, fd, buf, refill_sizes[i]);
+	for (size_t i = 0; i < NREFILL_SIZES; i++)
+		refill_part("tmpfs", "pread", OP_PREAD, file, buf,
+			    refill_sizes[i]);
+	refill_part("arc4", "pread", OP_PREAD, fd, buf, 0);
+	refill_part("arc4", "fstat", OP_FSTAT, fd, buf, 0);
+	refill_part("arc4", "get_info", OP_GET_INFO, fd, buf, 0);
+	close(file);
+	close(fd);
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	int opt;
@@ -292,11 +393,13 @@ int main(int argc, char **argv)
 		openclose();
 	else if (strcmp(argv[optind], "memory") == 0)
 		memory(optind + 1 < argc ? atol(argv[optind + 1]) : 10000);
+	else if (strcmp(argv[optind], "refill") == 0)
+		refill(optind + 1 < argc ? argv[optind + 1] : "/tmp");
 	else
 		goto usage;
 	return 0;
 usage:
 	fprintf(stderr, "usage: devbench [-r REPEATS] [-s SCALE] "
-		"throughput | openclose | memory [N]\n");
+		"throughput | openclose | memory [N] | refill [DIR]\n");
 	return 2;
 }

@@ -6,10 +6,18 @@
 # and for a ratio a/b it is min(a)/max(b) .. max(a)/min(b).
 
 /^# host load/ { load = $0; sub(/^# /, "", load) }
+/^# [a-z]+: not measured/ { notes = notes "  " substr($0, 3) "\n" }
 /^#/ || $1 == "where" { next }
+# what system each VM was: uname -r and glibc's version (bench/anchor)
+$2 == "info" && $3 == "system" { kern[$1] = $4; libc[$1] = $5; next }
 {
 	k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP $6
 	med[k] = $7; lo[k] = $8; hi[k] = $9; have[k] = 1
+	# system calls seen per (where, impl, func), in the order given
+	if ($2 == "syscalls" && $5 != "all") {
+		sep = (($1, $3, $4) in sysnames) ? ", " : ""
+		sysnames[$1, $3, $4] = sysnames[$1, $3, $4] sep sprintf("%s %.0f", $5, $7)
+	}
 }
 
 function key(w, g, i, f, m, p) { return w SUBSEP g SUBSEP i SUBSEP f SUBSEP m SUBSEP p }
@@ -41,15 +49,201 @@ function ratio(a, b, target, le,    r, rl, rh) {
 
 function target(name, where, a, b, t, le,    s) {
 	s = ratio(a, b, t, le)
-	printf "  %-52s %-10s %-26s %s %-5s %s\n", name, where, s, le ? "<=" : ">=", t,
+	printf "  %-52s %-16s %-26s %s %-5s %s\n", name, where, s, le ? "<=" : ">=", t,
 		R_ok < 0 ? "n/a" : R_ok ? "met" : "NOT MET"
 }
 
 # a ratio measured directly (median of the per-pair ratios), target >= t
 function scaled(name, where, k, t) {
-	printf "  %-52s %-10s %-26s >= %-5s %s\n", name, where,
+	printf "  %-52s %-16s %-26s >= %-5s %s\n", name, where,
 		(k in have) ? sprintf("%.3f (%.3f..%.3f)", med[k], lo[k], hi[k]) : "no data", t,
 		(!(k in have) ? "n/a" : (med[k] >= t) ? "met" : "NOT MET")
+}
+
+# ---- the releases: the anchor peer, system calls, the refill's parts ----
+
+# the icount VMs, one per release, and their names
+function releases() {
+	NREL = split("vm-icount vm-icount-trixie vm-icount-sid", RW, " ")
+	split("bookworm trixie sid", RN, " ")
+}
+
+function shim_key(w, g, f, p) { return key(w, g, "shim", f, "strong", p) }
+
+# Least squares over the refill sizes of pread(n) from impl in w: sets
+# FIT_a (instructions per call), FIT_b (per byte), FIT_r (largest
+# residual); returns 0 without data.
+function fit(w, impl,    n, i, k, x, y, sx, sy, sxx, sxy, d, r) {
+	n = split("1024 2048 4096 8192 16376", x, " ")
+	for (i = 1; i <= n; i++) {
+		k = key(w, "refill", impl, "pread", "strong", x[i])
+		if (!(k in have))
+			return 0
+		y[i] = med[k]
+		sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i]
+	}
+	d = n * sxx - sx * sx
+	FIT_b = (n * sxy - sx * sy) / d
+	FIT_a = (sy - FIT_b * sx) / n
+	FIT_r = 0
+	for (i = 1; i <= n; i++) {
+		r = y[i] - FIT_a - FIT_b * x[i]
+		if (r < 0)
+			r = -r
+		if (r > FIT_r)
+			FIT_r = r
+	}
+	return 1
+}
+
+# One row of the release table: a label and a value per release.
+function relrow(label, v, fmt,    i) {
+	printf "  %-52s", label
+	for (i = 1; i <= NREL; i++)
+		printf " %22s", (i in v) && v[i] != "" ? sprintf(fmt, v[i]) : "-"
+	printf "\n"
+}
+
+# A release row of instructions per call of impl's func in mode.
+function relcall(label, impl, func, mode,    i, v) {
+	for (i = 1; i <= NREL; i++)
+		v[i] = val(key(RW[i], "call", impl, func, mode, 1))
+	relrow(label, v, "%.1f")
+}
+
+# A release row of the ratio of two calls, each "impl:func:mode".
+function relratio(label, a, b,    i, v, x, y, ka, kb) {
+	split(a, x, ":")
+	split(b, y, ":")
+	for (i = 1; i <= NREL; i++) {
+		ka = key(RW[i], "call", x[1], x[2], x[3], 1)
+		kb = key(RW[i], "call", y[1], y[2], y[3], 1)
+		v[i] = (ka in have) && (kb in have) ? med[ka] / med[kb] : ""
+	}
+	relrow(label, v, "%.3f")
+}
+
+function anchor_table(    i, v, c, d, f) {
+	releases()
+	print "== The anchor peer: glibc's own arc4random() on each release (vm-icount: instructions per call) =="
+	printf "  %-52s", ""
+	for (i = 1; i <= NREL; i++)
+		printf " %22s", RN[i]
+	printf "\n"
+	for (i = 1; i <= NREL; i++) v[i] = kern[RW[i]]
+	relrow("kernel", v, "%s")
+	for (i = 1; i <= NREL; i++) v[i] = libc[RW[i]]
+	relrow("glibc", v, "%s")
+	relcall("glibc arc4random()", "glibc", "arc4random", "strong")
+	relcall("glibc rand()", "glibc", "rand", "det")
+	relcall("shim arc4random() (/dev/arc4)", "shim", "arc4random", "strong")
+	relcall("shim strong rand() (/dev/arc4)", "shim", "rand", "strong")
+	relratio("shim arc4random() / glibc arc4random()", "shim:arc4random:strong", "glibc:arc4random:strong")
+	relratio("shim strong rand() / glibc arc4random()", "shim:rand:strong", "glibc:arc4random:strong")
+	relratio("shim strong rand() / glibc rand()", "shim:rand:strong", "glibc:rand:det")
+	printf "%s", notes
+
+	print ""
+	print "== System calls per 10^6 values (strace -f between two markers, after a first call; bench/syscalls) =="
+	split("glibc:arc4random glibc:rand shim:arc4random shim:rand", c, " ")
+	for (d = 1; d <= 4; d++) {
+		split(c[d], f, ":")
+		for (i = 1; i <= NREL; i++)
+			v[i] = val(key(RW[i], "syscalls", f[1], f[2], "all", 1000000))
+		relrow(f[1] " " f[2] "()", v, "%.1f")
+	}
+	for (i = 1; i <= NREL; i++)
+		for (d = 1; d <= 4; d++) {
+			split(c[d], f, ":")
+			if ((RW[i], f[1], f[2]) in sysnames)
+				printf "  %s, %s %s(): %s\n", RN[i], f[1], f[2], sysnames[RW[i], f[1], f[2]]
+		}
+}
+
+# The shim's arc4random() per value, in parts (see the README's
+# Performance section for the method).  Per value: 4 bytes of the refill.
+function breakdown(    i, w, v, t, u, n, at, bt, rt, aa, ba, ra, p0, fs, gi, sum, ok, T, U) {
+	releases()
+	n = (16384 - 8) / 4
+	print ""
+	print "== The shim's arc4random(), instructions per value, by part (vm-icount; a refill is one pread() of 16376 B = 4094 values) =="
+	printf "  %-52s", ""
+	for (i = 1; i <= NREL; i++)
+		printf " %22s", RN[i] (match(kern[RW[i]], /^[0-9]+\.[0-9]+/) ? " " substr(kern[RW[i]], 1, RLENGTH) : "")
+	printf "\n"
+	for (i = 1; i <= NREL; i++) {
+		w = RW[i]
+		t = shim_key(w, "call", "arc4random", 1)
+		u = shim_key(w, "fastpath", "arc4random", 256)
+		ok[i] = (t in have) && (u in have) && fit(w, "tmpfs")
+		if (ok[i]) {
+			at[i] = FIT_a; bt[i] = FIT_b; rt[i] = FIT_r
+			ok[i] = fit(w, "arc4")
+			aa[i] = FIT_a; ba[i] = FIT_b; ra[i] = FIT_r
+		}
+		p0[i] = val(key(w, "refill", "arc4", "pread", "strong", 0))
+		fs[i] = val(key(w, "refill", "arc4", "fstat", "strong", 0))
+		gi[i] = val(key(w, "refill", "arc4", "get_info", "strong", 0))
+		ok[i] = ok[i] && p0[i] != "" && fs[i] != "" && gi[i] != ""
+		T[i] = med[t]; U[i] = med[u]
+	}
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? T[i] : ""
+	relrow("total per value (callbench single)", v, "%.2f")
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? U[i] : ""
+	relrow("  user path (fastpath: blocks with no refill)", v, "%.2f")
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? T[i] - U[i] : ""
+	relrow("  refill, per value (total - user path)", v, "%.2f")
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? 4 * (ba[i] - bt[i]) : ""
+	relrow("    kernel ChaCha20 (4 x (arc4 - tmpfs slope))", v, "%.2f")
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? 4 * bt[i] : ""
+	relrow("    copy to userspace (4 x tmpfs slope)", v, "%.2f")
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? p0[i] / n : ""
+	relrow("    system call, pread() of 0 B / 4094", v, "%.2f")
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? (aa[i] - p0[i]) / n : ""
+	relrow("    module per read (arc4 intercept - that)", v, "%.2f")
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? (fs[i] + gi[i]) / n : ""
+	relrow("    fstat() + GET_INFO per refill / 4094", v, "%.2f")
+	for (i = 1; i <= NREL; i++) {
+		sum = 4 * ba[i] + (aa[i] + fs[i] + gi[i]) / n
+		v[i] = ok[i] ? T[i] - U[i] - sum : ""
+	}
+	relrow("    rest (shim slow path, interrupts)", v, "%.2f")
+	for (i = 1; i <= NREL; i++) {
+		t = shim_key(RW[i], "call", "rand", 1)
+		u = shim_key(RW[i], "fastpath", "rand", 256)
+		v[i] = (t in have) && (u in have) ? med[t] - med[u] : ""
+	}
+	relrow("  check: strong rand() refill per value", v, "%.2f")
+	print "  per read, instructions: pread(n) = a + b n, least squares over n = 1, 2, 4, 8 KiB, 16376 B"
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? sprintf("%.0f + %.3f n", aa[i], ba[i]) : ""
+	relrow("  /dev/arc4 (strong)", v, "%s")
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? sprintf("%.0f", ra[i]) : ""
+	relrow("    largest residual", v, "%s")
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? sprintf("%.0f + %.3f n", at[i], bt[i]) : ""
+	relrow("  tmpfs file (page cache copy)", v, "%s")
+	for (i = 1; i <= NREL; i++) v[i] = ok[i] ? sprintf("%.0f", rt[i]) : ""
+	relrow("    largest residual", v, "%s")
+	for (i = 1; i <= NREL; i++) v[i] = val(key(RW[i], "refill", "arc4", "pread", "strong", 16376))
+	relrow("  /dev/arc4 pread(16376), measured", v, "%.0f")
+	for (i = 1; i <= NREL; i++) v[i] = p0[i]
+	relrow("  /dev/arc4 pread(0)", v, "%.0f")
+	for (i = 1; i <= NREL; i++) v[i] = fs[i]
+	relrow("  fstat()", v, "%.0f")
+	for (i = 1; i <= NREL; i++) v[i] = gi[i]
+	relrow("  ioctl(ARC4_IOC_GET_INFO)", v, "%.0f")
+}
+
+# Issue 10's floors against glibc's own arc4random() in w; and the check
+# that glibc's arc4random() makes no system call per value.
+function anchor_targets(w,    g, b, k, v) {
+	g = "glibc " (libc[w] != "" ? libc[w] : "?")
+	b = key(w, "call", "glibc", "arc4random", "strong", 1)
+	target("shim arc4random() / " g " arc4random()", w, shim_key(w, "call", "arc4random", 1), b, 0.2, 1)
+	target("shim strong rand() / " g " arc4random()", w, shim_key(w, "call", "rand", 1), b, 0.25, 1)
+	k = key(w, "syscalls", "glibc", "arc4random", "all", 1000000)
+	v = (k in have) ? med[k] / 1e6 : ""
+	printf "  %-52s %-16s %-26s <= %-5s %s\n", g " arc4random() system calls per value", w,
+		v == "" ? "no data" : sprintf("%.6f", v), "0.001", v == "" ? "n/a" : v <= 0.001 ? "met" : "NOT MET"
 }
 
 END {
@@ -120,6 +314,10 @@ END {
 	}
 
 	print ""
+	anchor_table()
+	breakdown()
+
+	print ""
 	print "== Threads: aggregate calls/s, thread i pinned to CPU i (2 CPUs; 1- and 2-thread runs alternate, ratio per pair) =="
 	if (load != "")
 		print "  " load
@@ -142,7 +340,7 @@ END {
 		}
 
 	print ""
-	print "== Targets (issue 4): ratio of medians (spread from min/max of the repeats) =="
+	print "== Targets (issues 4 and 10): ratio of medians (spread from min/max of the repeats) =="
 	I = "vm-icount"
 	target("shim strong rand() / glibc rand()", I,
 		key(I, "call", "shim", "rand", "strong", 1), key(I, "call", "glibc", "rand", "det", 1), 1.0, 1)
@@ -159,9 +357,10 @@ END {
 	target("/dev/arc4 / /dev/urandom open+read(32)+close", I,
 		key(I, "openclose", "arc4", "open+read32+close", "strong", 32),
 		key(I, "openclose", "urandom", "open+read32+close", "strong", 32), 1.5, 1)
+	anchor_targets("vm-icount-trixie")
 	k = key(I, "memory", "arc4", "slab-beyond-file", "strong", 10000)
 	if (k in have)
-		printf "  %-52s %-10s %-26s <= %-5s %s\n", "kernel memory per open /dev/arc4 beyond struct file", I,
+		printf "  %-52s %-16s %-26s <= %-5s %s\n", "kernel memory per open /dev/arc4 beyond struct file", I,
 			sprintf("%.0f B (%.0f..%.0f)", med[k], lo[k], hi[k]), "512", med[k] <= 512 ? "met" : "NOT MET"
 	print ""
 	print "  For information (host, real ns, shim through its getrandom() fallback):"
@@ -174,4 +373,7 @@ END {
 	scaled("glibc rand() 2 threads / 1 thread", "vm-smp", key("vm-smp", "scaling", "glibc", "rand", "det", 2), 1.8)
 	scaled("glibc rand() 2 threads / 1 thread", "host", key("host", "scaling", "glibc", "rand", "det", 2), 1.8)
 	scaled("  the same per CPU-second of each thread", "host", key("host", "scaling-cpu", "glibc", "rand", "det", 2), 1.8)
+	print ""
+	print "  For information, the issue 10 floors on unstable's newest kernel and glibc:"
+	anchor_targets("vm-icount-sid")
 }

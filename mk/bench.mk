@@ -1,7 +1,7 @@
 # make bench: arc4 against /dev/urandom, getrandom(), glibc and libbsd.
 # Not a test.  See bench/run; results go to build/bench/.
 
-BENCH_DEPS := libbsd-dev gnuplot-nox
+BENCH_DEPS := libbsd-dev gnuplot-nox strace
 
 .PHONY: bench bench-bins
 
