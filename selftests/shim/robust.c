@@ -7,14 +7,9 @@
 #include <signal.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <linux/arc4.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 
 #include "arc4random.h"
 #include "kselftest_harness.h"
@@ -107,31 +102,6 @@ TEST(strong_output_keeps_the_device_opened_before_chroot)
 	if (enter_empty_root() != 0)
 		SKIP(return, "chroot needs root");
 	EXPECT_LT(strong_sample_chi2(), chi2_limit(255));
-}
-
-/* Refuse getrandom() with errno err; everything else allowed. */
-static int refuse_getrandom(int err)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getrandom, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | err),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]),
-				   .filter = f };
-	char b;
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -1;
-	/* The filter works: getrandom() now fails with err. */
-	return getrandom(&b, 1, 0) == -1 && errno == err ? 0 : -1;
 }
 
 static void device_under_seccomp(struct __test_metadata *_metadata, int err)
