@@ -10,6 +10,10 @@
  *   6. Deterministic:   arc4_det_seed(), arc4_det_u32()
  *
  * Everything here is hidden; the family files wrap it.
+ *
+ * The shim lives in other people's processes.  Every entry point here
+ * leaves errno as it found it; descriptors are close-on-exec, never 0, 1
+ * or 2, and never leaked.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +26,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 #include "shim.h"
 
@@ -129,16 +134,44 @@ void arc4_chacha20_block(const uint8_t key[32], uint64_t counter,
 /* ---- 4. Strong sources ------------------------------------------------ */
 
 /*
- * The process-wide strong descriptor.  A program may close it, or dup2()
- * something else over its number, at any time; before every read we check
- * with fstat() that it is still the character device we opened (same
- * st_rdev and inode) and with ARC4_IOC_GET_INFO that it is in strong mode.
- * A descriptor that fails the check is no longer ours: we forget it
- * without closing it.
+ * Whether /dev/arc4 is worth opening.  A node there that fails the check
+ * below (another device, an ioctl filter) is refused for the life of the
+ * process: opening it again would give the same answer.  A missing one is
+ * looked for again at most once a second by the coarse monotonic clock
+ * (no system call), and at once after fork(), so a module loaded later is
+ * found without a failed open() on every refill.
  */
-static int strong_fd = -1;
-static dev_t strong_rdev;
-static ino_t strong_ino;
+static int device_refused;
+static unsigned long device_missing_ms;	/* when last not found; 0: found */
+
+static unsigned long coarse_ms(void)
+{
+	struct timespec ts;
+	unsigned long ms;
+
+	if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) != 0)
+		return 1;
+	ms = (unsigned long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return ms ? ms : 1;
+}
+
+static int device_may_open(void)
+{
+	unsigned long last = __atomic_load_n(&device_missing_ms,
+					     __ATOMIC_RELAXED);
+	unsigned long now;
+
+	if (__atomic_load_n(&device_refused, __ATOMIC_RELAXED))
+		return 0;
+	if (last == 0)
+		return 1;
+	now = coarse_ms();
+	if (now - last < 1000)
+		return 0;
+	/* One thread looks; the others wait for the next second. */
+	return __atomic_compare_exchange_n(&device_missing_ms, &last, now, 0,
+					   __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
 
 /*
  * glibc 2.33 and later implement fstat() as fstatat(fd, "", AT_EMPTY_PATH),
@@ -163,38 +196,115 @@ static int fd_is(int fd, dev_t rdev, ino_t ino)
 	       st.st_rdev == rdev && st.st_ino == ino;
 }
 
-/* Open /dev/arc4, close-on-exec; record what it is. */
+/* An arc4 stream in strong mode: the ioctl's magic is arc4's alone. */
+static int fd_is_strong_stream(int fd)
+{
+	struct arc4_info info;
+
+	return ioctl(fd, ARC4_IOC_GET_INFO, &info) == 0 &&
+	       info.mode == ARC4_MODE_STRONG;
+}
+
+/*
+ * Keep our descriptors off 0, 1 and 2: a program that closed them would
+ * meet ours on its next open() or dup2() of stderr.
+ */
+static int fd_above_stdio(int fd)
+{
+	int high;
+
+	if (fd > 2)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return high;
+}
+
+/*
+ * Open /dev/arc4, close-on-exec, above 2, checked to be an arc4 stream in
+ * strong mode; record what it is.  A node that fails the check is closed
+ * and refused for good.
+ */
 static int device_open(dev_t *rdev, ino_t *ino)
 {
 	struct stat st;
 	int fd;
 
+	if (!device_may_open())
+		return -1;
 	do
 		fd = open(ARC4_DEVICE, O_RDONLY | O_CLOEXEC);
 	while (fd < 0 && errno == EINTR);
-	if (fd < 0)
-		return -1;
-	if (fd_stat(fd, &st) != 0 || !S_ISCHR(st.st_mode)) {
-		close(fd);
+	if (fd >= 0)
+		fd = fd_above_stdio(fd);
+	if (fd < 0) {
+		__atomic_store_n(&device_missing_ms, coarse_ms(),
+				 __ATOMIC_RELAXED);
 		return -1;
 	}
+	if (fd_stat(fd, &st) != 0 || !S_ISCHR(st.st_mode) ||
+	    !fd_is_strong_stream(fd)) {
+		close(fd);
+		__atomic_store_n(&device_refused, 1, __ATOMIC_RELAXED);
+		return -1;
+	}
+	__atomic_store_n(&device_missing_ms, 0, __ATOMIC_RELAXED);
 	*rdev = st.st_rdev;
 	*ino = st.st_ino;
 	return fd;
 }
 
+/*
+ * The process-wide strong descriptor.  A program may close it, or dup2()
+ * something else over its number, at any time; before every read we check
+ * with fstat() that it is still the character device we opened (same
+ * st_rdev and inode) and with ARC4_IOC_GET_INFO that it is in strong mode.
+ * A number that fails the check is no longer ours: we forget it without
+ * closing it (it is the program's now).
+ */
+static int strong_fd = -1;
+static dev_t strong_rdev;
+static ino_t strong_ino;
+
 static int strong_fd_get(void)
 {
-	struct arc4_info info;
+	int fd = strong_fd;
 
-	if (strong_fd >= 0 &&
-	    !(fd_is(strong_fd, strong_rdev, strong_ino) &&
-	      ioctl(strong_fd, ARC4_IOC_GET_INFO, &info) == 0 &&
-	      info.mode == ARC4_MODE_STRONG))
-		strong_fd = -1;
-	if (strong_fd < 0)
-		strong_fd = device_open(&strong_rdev, &strong_ino);
-	return strong_fd;
+	if (fd >= 0 && !(fd_is(fd, strong_rdev, strong_ino) &&
+			 fd_is_strong_stream(fd)))
+		fd = -1;
+	if (fd < 0)
+		fd = device_open(&strong_rdev, &strong_ino);
+	__atomic_store_n(&strong_fd, fd, __ATOMIC_RELAXED);
+	return fd;
+}
+
+/* Read len bytes of fd; raw: by system calls nothing can interpose. */
+static int fd_read_all(int fd, uint8_t *buf, size_t len, int raw)
+{
+	int positional = 1;
+
+	while (len > 0) {
+		ssize_t n;
+
+		if (raw)
+			n = positional ? syscall(SYS_pread64, fd, buf, len, 0) :
+					 syscall(SYS_read, fd, buf, len);
+		else
+			n = positional ? pread(fd, buf, len, 0) :
+					 read(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ESPIPE && positional) {
+			positional = 0;
+			continue;
+		}
+		if (n <= 0)
+			return 0;
+		buf += n;
+		len -= n;
+	}
+	return 1;
 }
 
 /*
@@ -207,27 +317,12 @@ static int strong_fd_get(void)
  */
 static int device_fill(uint8_t *buf, size_t len)
 {
-	int fd, positional = 1;
+	int fd;
 
 	pthread_mutex_lock(&fd_lock);
 	fd = strong_fd_get();
 	pthread_mutex_unlock(&fd_lock);
-	while (fd >= 0 && len > 0) {
-		ssize_t n = positional ? pread(fd, buf, len, 0) :
-					 read(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == ESPIPE && positional) {
-			positional = 0;
-			continue;
-		}
-		if (n <= 0)
-			break;
-		buf += n;
-		len -= n;
-	}
-	return fd >= 0 && len == 0;
+	return fd >= 0 && fd_read_all(fd, buf, len, 0);
 }
 
 static int getrandom_fill(uint8_t *buf, size_t len, int raw)
@@ -322,10 +417,12 @@ static void fork_parent(void)
 	pthread_mutex_unlock(&state_lock);
 }
 
+/* The child looks for a missing /dev/arc4 again at once. */
 static void fork_child(void)
 {
 	if (tls_strong)
 		strong_wipe(tls_strong);
+	__atomic_store_n(&device_missing_ms, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&fd_lock);
 	pthread_mutex_unlock(&state_lock);
 }
@@ -398,13 +495,15 @@ static struct arc4_strong *strong_refill(void)
 /* Take len bytes when the buffer is short or missing: refill it first. */
 static void strong_take_slow(void *out, size_t len)
 {
-	struct arc4_strong *s = strong_refill();
+	struct arc4_strong *s;
+	int saved_errno = errno;
 
-	if (s == NULL) {
+	s = strong_refill();
+	if (s == NULL)
 		strong_fill(out, len);
-		return;
-	}
-	arc4_strong_take(out, arc4_strong_claim(len), len);
+	else
+		arc4_strong_take(out, arc4_strong_claim(len), len);
+	errno = saved_errno;
 }
 
 /* The slow paths of the inline arc4_strong_u32() and _u64() (shim.h). */
@@ -428,11 +527,12 @@ void arc4_strong_bytes(void *buf, size_t len)
 {
 	uint8_t *p = buf;
 	const size_t chunk = sizeof(((struct arc4_strong *)0)->buf);
+	int saved_errno = errno;
 
 	/* A request as large as the buffer is itself a large read. */
 	if (len >= chunk) {
 		strong_fill(p, len);
-		return;
+		len = 0;
 	}
 	while (len > 0) {
 		struct arc4_strong *s = tls_strong;
@@ -442,7 +542,7 @@ void arc4_strong_bytes(void *buf, size_t len)
 			s = strong_refill();
 			if (s == NULL) {
 				strong_fill(p, len);
-				return;
+				break;
 			}
 		}
 		n = len < s->avail ? len : s->avail;
@@ -450,6 +550,7 @@ void arc4_strong_bytes(void *buf, size_t len)
 		p += n;
 		len -= n;
 	}
+	errno = saved_errno;
 }
 
 /* ---- 6. Deterministic streams ----------------------------------------- */
@@ -462,7 +563,11 @@ void arc4_strong_bytes(void *buf, size_t len)
  * Reads are pread() at our position, never the shared file offset.  If
  * the descriptor is lost (closed, dup2()ed over, chroot without /dev) we
  * open and seed another, or compute the stream ourselves: the same bytes.
+ * A device that refuses the seed, or answers it with other bytes than the
+ * documented stream, is not asked again.
  */
+static int det_refused;
+
 static int det_fd_valid(struct arc4_det *d)
 {
 	uint8_t check[sizeof(d->check)];
@@ -478,28 +583,39 @@ static int det_fd_valid(struct arc4_det *d)
 
 static void det_fd_open(struct arc4_det *d)
 {
-	int fd = device_open(&d->rdev, &d->ino);
+	uint8_t want[64];
+	int fd;
 
 	d->fd = -1;
+	if (__atomic_load_n(&det_refused, __ATOMIC_RELAXED))
+		return;
+	fd = device_open(&d->rdev, &d->ino);
 	if (fd < 0)
 		return;
+	arc4_chacha20_block(d->seed.key, 0, d->seed.nonce, want);
 	if (ioctl(fd, ARC4_IOC_SEED, &d->seed) != 0 ||
 	    pread(fd, d->check, sizeof(d->check), 0) !=
-			(ssize_t)sizeof(d->check)) {
+			(ssize_t)sizeof(d->check) ||
+	    memcmp(d->check, want, sizeof(d->check)) != 0) {
 		close(fd);
-		return;
+		__atomic_store_n(&det_refused, 1, __ATOMIC_RELAXED);
+	} else {
+		d->fd = fd;
 	}
-	d->fd = fd;
+	explicit_bzero(want, sizeof(want));
 }
 
 void arc4_det_seed(struct arc4_det *d, uint64_t nonce, uint32_t seed)
 {
+	int saved_errno = errno;
+
 	if (d->fd >= 0 && det_fd_valid(d))
 		close(d->fd);
 	explicit_bzero(d, sizeof(*d));
 	store_le32(d->seed.key, seed);
 	d->seed.nonce = nonce;
 	det_fd_open(d);
+	errno = saved_errno;
 }
 
 static void det_compute(struct arc4_det *d)
@@ -536,9 +652,12 @@ static int det_read(struct arc4_det *d)
 
 static void det_refill(struct arc4_det *d)
 {
+	int saved_errno = errno;
+
 	d->base = d->pos - d->pos % sizeof(d->buf);
 	if (!det_read(d))
 		det_compute(d);
+	errno = saved_errno;
 }
 
 uint32_t arc4_det_u32(struct arc4_det *d)
