@@ -2,7 +2,7 @@
 /*
  * Shared machinery of the arc4 shim.
  *
- *   1. Environment:     arc4_legacy()
+ *   1. Environment:     arc4_legacy(), arc4_die()
  *   2. Locking, fork:   arc4_lock(), arc4_unlock()
  *   3. ChaCha20:        arc4_chacha20_block()
  *   4. Strong sources:  /dev/arc4, getrandom(), abort()
@@ -13,7 +13,9 @@
  *
  * The shim lives in other people's processes.  Every entry point here
  * leaves errno as it found it; descriptors are close-on-exec, never 0, 1
- * or 2, and never leaked.
+ * or 2, and never leaked; a signal handler or a preloaded hook that calls
+ * the shim while the same thread is inside it gets strong bytes that no
+ * other call gets, and never waits for a lock its own thread holds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +29,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <linux/futex.h>
 
 #include "shim.h"
 
@@ -49,19 +52,107 @@ int arc4_legacy_lookup(void)
 	return s == ARC4_LEGACY_ON;
 }
 
+/*
+ * Nothing safe to return: say why on stderr, then abort().  A raw write:
+ * a preloaded write() could call back into us.
+ */
+static void __attribute__((noreturn)) arc4_die(const char *why)
+{
+	static const char prefix[] = "arc4: ";
+
+	if (syscall(SYS_write, 2, prefix, sizeof(prefix) - 1) > 0 &&
+	    syscall(SYS_write, 2, why, strlen(why)) > 0)
+		syscall(SYS_write, 2, "\n", 1);
+	abort();
+}
+
 /* ---- 2. Locking and fork -------------------------------------------- */
 
-static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * The state lock is a futex word holding its owner's token (LOCK_WAITERS
+ * set while someone sleeps on it), not a pthread mutex: a thread must be
+ * able to tell in one atomic step whether it holds the lock itself.  A
+ * signal handler, or a preloaded hook on a call made under the lock, that
+ * re-enters the shim on the owning thread then goes on as the owner
+ * (tls_nested counts its levels) instead of waiting for itself forever.
+ * Other threads stay out.  What a nested call may do with the state it
+ * interrupted is up to each family: the deterministic streams serve it
+ * without touching their buffer (section 6); the rand48 and initstate()
+ * families run glibc's *_r() functions on it, which is what glibc's own
+ * unlocked drand48() does.
+ */
+enum { LOCK_WAITERS = 1u << 31 };
+
+static unsigned int state_lock;		/* owner's token | LOCK_WAITERS, or 0 */
+static unsigned int lock_tokens;	/* the last token handed out */
+static __thread unsigned int tls_token __attribute__((tls_model("initial-exec")));
+static __thread unsigned int tls_nested __attribute__((tls_model("initial-exec")));
 static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* This thread's token: non-zero, without LOCK_WAITERS, its own. */
+static unsigned int lock_token(void)
+{
+	unsigned int t = tls_token;
+
+	if (arc4_unlikely(t == 0)) {
+		do
+			t = __atomic_add_fetch(&lock_tokens, 1,
+					       __ATOMIC_RELAXED) & ~LOCK_WAITERS;
+		while (t == 0);
+		tls_token = t;
+	}
+	return t;
+}
+
+static void lock_futex(int op, unsigned int val)
+{
+	int saved_errno = errno;
+
+	syscall(SYS_futex, &state_lock, op | FUTEX_PRIVATE_FLAG, val, NULL,
+		NULL, 0);
+	errno = saved_errno;
+}
 
 void arc4_lock(void)
 {
-	pthread_mutex_lock(&state_lock);
+	unsigned int me = lock_token(), cur = 0;
+
+	if (__atomic_compare_exchange_n(&state_lock, &cur, me, 0,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	if ((cur & ~LOCK_WAITERS) == me) {
+		tls_nested++;
+		return;
+	}
+	for (;;) {
+		if (cur != 0) {
+			if (!(cur & LOCK_WAITERS) &&
+			    !__atomic_compare_exchange_n(&state_lock, &cur,
+							 cur | LOCK_WAITERS, 0,
+							 __ATOMIC_RELAXED,
+							 __ATOMIC_RELAXED))
+				continue;
+			lock_futex(FUTEX_WAIT, cur | LOCK_WAITERS);
+		}
+		/* Woken, or it was free: others may still sleep. */
+		cur = 0;
+		if (__atomic_compare_exchange_n(&state_lock, &cur,
+						me | LOCK_WAITERS, 0,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return;
+	}
 }
 
 void arc4_unlock(void)
 {
-	pthread_mutex_unlock(&state_lock);
+	if (tls_nested) {
+		tls_nested--;
+		return;
+	}
+	if (__atomic_exchange_n(&state_lock, 0, __ATOMIC_RELEASE) &
+	    LOCK_WAITERS)
+		lock_futex(FUTEX_WAKE, 1);
 }
 
 /* ---- 3. ChaCha20 ------------------------------------------------------ */
@@ -346,28 +437,56 @@ static int getrandom_fill(uint8_t *buf, size_t len, int raw)
  * RNG is ready, so early-boot callers wait rather than get weak bytes.
  * With neither source left there is nothing safe to return: abort.
  */
-static __thread int tls_busy __attribute__((tls_model("initial-exec")));
-
 static void strong_fill(uint8_t *buf, size_t len)
 {
-	int ok;
-
-	/*
-	 * Re-entered on this thread: something we called (a preloaded hook on
-	 * open(), read() or mmap(), say) called arc4random() or rand().  Take
-	 * no lock and call nothing interposable but the system call itself.
-	 */
-	if (arc4_unlikely(tls_busy)) {
-		ok = getrandom_fill(buf, len, 1);
-	} else {
-		tls_busy = 1;
-		ok = device_fill(buf, len) || getrandom_fill(buf, len, 0);
-		tls_busy = 0;
-	}
-	if (ok)
+	if (device_fill(buf, len) || getrandom_fill(buf, len, 0))
 		return;
 	explicit_bzero(buf, len);
-	abort();
+	arc4_die("no strong random source left (/dev/arc4 and getrandom() "
+		 "both unavailable)");
+}
+
+/*
+ * The same for a call that re-entered the shim on a thread already inside
+ * it (a signal handler, or a preloaded hook on something we called): the
+ * thread may hold fd_lock, so take no lock, and call nothing a preloaded
+ * library can interpose, which could re-enter again.  getrandom() first;
+ * where a seccomp policy refuses it, the strong descriptor we already
+ * have, else one of our own for this call.
+ */
+static int device_fill_raw(uint8_t *buf, size_t len)
+{
+	int fd = __atomic_load_n(&strong_fd, __ATOMIC_RELAXED), own = 0, ok;
+	struct arc4_info info;
+
+	if (fd < 0 || syscall(SYS_ioctl, fd, ARC4_IOC_GET_INFO, &info) != 0 ||
+	    info.mode != ARC4_MODE_STRONG) {
+		if (__atomic_load_n(&device_refused, __ATOMIC_RELAXED))
+			return 0;
+		fd = syscall(SYS_openat, AT_FDCWD, ARC4_DEVICE,
+			     O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return 0;
+		own = 1;
+		if (syscall(SYS_ioctl, fd, ARC4_IOC_GET_INFO, &info) != 0 ||
+		    info.mode != ARC4_MODE_STRONG) {
+			syscall(SYS_close, fd);
+			return 0;
+		}
+	}
+	ok = fd_read_all(fd, buf, len, 1);
+	if (own)
+		syscall(SYS_close, fd);
+	return ok;
+}
+
+static void strong_fill_reentrant(uint8_t *buf, size_t len)
+{
+	if (getrandom_fill(buf, len, 1) || device_fill_raw(buf, len))
+		return;
+	explicit_bzero(buf, len);
+	arc4_die("no strong random source left (/dev/arc4 and getrandom() "
+		 "both unavailable)");
 }
 
 /* ---- 5. Strong buffer ------------------------------------------------- */
@@ -380,14 +499,23 @@ static void strong_fill(uint8_t *buf, size_t len)
  * reads.  pthread_atfork wipes the forking thread's buffer as well.  A
  * kernel without MADV_WIPEONFORK (before 4.14) gets no buffer at all:
  * every call reads its source, slower but never shared with a child.
+ *
+ * tls_own is the thread's mapping; arc4_tls_strong (shim.h) is the same
+ * pointer while no call on the thread uses it, NULL while one does.
+ * tls_busy marks the slow path: a call that finds it set, or finds the
+ * mapping in use, re-entered the shim on this thread, and takes its bytes
+ * from strong_fill_reentrant() without touching the buffer.
  */
-enum { STRONG_MAP = ARC4_STRONG_MAP };
+enum { STRONG_MAP = ARC4_STRONG_MAP,
+       STRONG_CHUNK = sizeof(((struct arc4_strong *)0)->buf) };
 
 _Static_assert(sizeof(struct arc4_strong) == STRONG_MAP, "one mapping");
 
 __thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec")));
-#define tls_strong arc4_tls_strong
+static __thread struct arc4_strong *tls_own
+	__attribute__((tls_model("initial-exec")));
+static __thread int tls_busy __attribute__((tls_model("initial-exec")));
 static __thread int tls_unbuffered __attribute__((tls_model("initial-exec")));
 
 static pthread_once_t strong_once = PTHREAD_ONCE_INIT;
@@ -400,31 +528,32 @@ static void strong_wipe(struct arc4_strong *s)
 
 static void strong_thread_exit(void *p)
 {
+	arc4_tls_strong = NULL;
+	tls_own = NULL;
 	strong_wipe(p);
 	munmap(p, STRONG_MAP);
-	tls_strong = NULL;
 }
 
 static void fork_prepare(void)
 {
-	pthread_mutex_lock(&state_lock);
+	arc4_lock();
 	pthread_mutex_lock(&fd_lock);
 }
 
 static void fork_parent(void)
 {
 	pthread_mutex_unlock(&fd_lock);
-	pthread_mutex_unlock(&state_lock);
+	arc4_unlock();
 }
 
 /* The child looks for a missing /dev/arc4 again at once. */
 static void fork_child(void)
 {
-	if (tls_strong)
-		strong_wipe(tls_strong);
+	if (tls_own)
+		strong_wipe(tls_own);
 	__atomic_store_n(&device_missing_ms, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&fd_lock);
-	pthread_mutex_unlock(&state_lock);
+	arc4_unlock();
 }
 
 /*
@@ -441,68 +570,79 @@ static void strong_once_init(void)
 	pthread_key_create(&strong_key, strong_thread_exit);
 }
 
+/* The thread's first mapping; NULL (for good) if the kernel cannot. */
 static struct arc4_strong *strong_map(void)
 {
 	struct arc4_strong *s;
 
+	pthread_once(&strong_once, strong_once_init);
 	s = mmap(NULL, STRONG_MAP, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (s == MAP_FAILED)
-		return NULL;
-	if (madvise(s, STRONG_MAP, MADV_WIPEONFORK) != 0) {
+		goto fail;
+	if (madvise(s, STRONG_MAP, MADV_WIPEONFORK) != 0 ||
+	    pthread_setspecific(strong_key, s) != 0) {
 		munmap(s, STRONG_MAP);
-		return NULL;
+		goto fail;
 	}
 	madvise(s, STRONG_MAP, MADV_DONTDUMP);
-	if (pthread_setspecific(strong_key, s) != 0) {
-		munmap(s, STRONG_MAP);
-		return NULL;
-	}
+	tls_own = s;
 	return s;
+fail:
+	tls_unbuffered = 1;
+	return NULL;
 }
 
-/* Slow path: the thread's buffer is empty, or there is none yet. */
-static struct arc4_strong *strong_refill(void)
+/*
+ * Take len bytes from the held buffer, refilling it as it runs dry.
+ * Every consumed byte is already zero and the fill overwrites the rest,
+ * so there is nothing to wipe before a refill.
+ */
+static void strong_take_held(struct arc4_strong *s, uint8_t *out, size_t len)
 {
-	struct arc4_strong *s = tls_strong;
+	while (len > 0) {
+		size_t n;
 
-	/* Re-entered from a hook while refilling: leave the buffer alone. */
-	if (arc4_unlikely(tls_busy || tls_unbuffered))
-		return NULL;
-	if (arc4_unlikely(s == NULL)) {
-		tls_busy = 1;
-		pthread_once(&strong_once, strong_once_init);
-		s = strong_map();
-		tls_busy = 0;
-		if (s == NULL) {
-			tls_unbuffered = 1;
-			return NULL;
+		if (s->avail == 0) {
+			strong_fill(s->buf, sizeof(s->buf));
+			s->avail = sizeof(s->buf);
 		}
-		tls_strong = s;
+		n = len < s->avail ? len : s->avail;
+		s->avail -= n;
+		memcpy(out, s->buf + s->avail, n);
+		memset(s->buf + s->avail, 0, n);
+		out += n;
+		len -= n;
 	}
-	/*
-	 * Every consumed byte is already zero and the fill overwrites the
-	 * rest, so there is nothing to wipe first (a 16 KiB memset per
-	 * refill).  But avail must read 0 while the fill runs: a hook that
-	 * re-enters must not take bytes the read is writing.
-	 */
-	s->avail = 0;
-	strong_fill(s->buf, sizeof(s->buf));
-	s->avail = sizeof(s->buf);
-	return s;
 }
 
-/* Take len bytes when the buffer is short or missing: refill it first. */
+/*
+ * Everything the inline path does not serve: no buffer yet, a short one,
+ * a request as large as the buffer (itself a large read), and re-entry.
+ */
 static void strong_take_slow(void *out, size_t len)
 {
-	struct arc4_strong *s;
+	struct arc4_strong *s = tls_own;
 	int saved_errno = errno;
 
-	s = strong_refill();
-	if (s == NULL)
+	if (tls_busy || (s != NULL && arc4_tls_strong != s)) {
+		strong_fill_reentrant(out, len);
+		errno = saved_errno;
+		return;
+	}
+	tls_busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (s == NULL && !tls_unbuffered)
+		s = strong_map();
+	arc4_tls_strong = NULL;		/* held, as in arc4_strong_take() */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (s == NULL || len >= STRONG_CHUNK)
 		strong_fill(out, len);
 	else
-		arc4_strong_take(out, arc4_strong_claim(len), len);
+		strong_take_held(s, out, len);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	arc4_tls_strong = s;
+	tls_busy = 0;
 	errno = saved_errno;
 }
 
@@ -525,32 +665,9 @@ uint64_t arc4_strong_u64_slow(void)
 
 void arc4_strong_bytes(void *buf, size_t len)
 {
-	uint8_t *p = buf;
-	const size_t chunk = sizeof(((struct arc4_strong *)0)->buf);
-	int saved_errno = errno;
-
-	/* A request as large as the buffer is itself a large read. */
-	if (len >= chunk) {
-		strong_fill(p, len);
-		len = 0;
-	}
-	while (len > 0) {
-		struct arc4_strong *s = tls_strong;
-		size_t n;
-
-		if (s == NULL || s->avail == 0) {
-			s = strong_refill();
-			if (s == NULL) {
-				strong_fill(p, len);
-				break;
-			}
-		}
-		n = len < s->avail ? len : s->avail;
-		arc4_strong_take(p, arc4_strong_claim(n), n);
-		p += n;
-		len -= n;
-	}
-	errno = saved_errno;
+	if (arc4_likely(len < STRONG_CHUNK) && arc4_strong_take(buf, len))
+		return;
+	strong_take_slow(buf, len);
 }
 
 /* ---- 6. Deterministic streams ----------------------------------------- */
@@ -565,6 +682,15 @@ void arc4_strong_bytes(void *buf, size_t len)
  * open and seed another, or compute the stream ourselves: the same bytes.
  * A device that refuses the seed, or answers it with other bytes than the
  * documented stream, is not asked again.
+ *
+ * Re-entry: the lock's owner may call in again from a signal handler or a
+ * preloaded hook on the open(), ioctl() or pread() below, while d->inuse
+ * says an outer call is in the middle of d.  The nested call then takes
+ * its position with an atomic add (one step the outer call cannot be
+ * split around) and computes its value, touching neither the buffer nor
+ * the descriptor: every position is served once and the outer call finds
+ * d as it left it.  A nested seeding of that stream cannot be served
+ * without pulling the stream from under the outer call: it aborts.
  */
 static int det_refused;
 
@@ -609,12 +735,22 @@ void arc4_det_seed(struct arc4_det *d, uint64_t nonce, uint32_t seed)
 {
 	int saved_errno = errno;
 
+	if (d->inuse)
+		arc4_die("srand_deterministic() or srandom_deterministic() "
+			 "called from a signal handler or hook while the same "
+			 "thread was inside that family");
+	d->inuse = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (d->fd >= 0 && det_fd_valid(d))
 		close(d->fd);
-	explicit_bzero(d, sizeof(*d));
+	d->fd = -1;
+	explicit_bzero(&d->seed, sizeof(d->seed));
 	store_le32(d->seed.key, seed);
 	d->seed.nonce = nonce;
+	d->pos = d->base = d->len = 0;
 	det_fd_open(d);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	d->inuse = 0;
 	errno = saved_errno;
 }
 
@@ -650,23 +786,46 @@ static int det_read(struct arc4_det *d)
 	return d->fd >= 0;
 }
 
-static void det_refill(struct arc4_det *d)
+/* Load the buffer that holds stream offset p. */
+static void det_refill(struct arc4_det *d, uint64_t p)
 {
 	int saved_errno = errno;
 
-	d->base = d->pos - d->pos % sizeof(d->buf);
+	d->len = 0;
+	d->base = p - p % sizeof(d->buf);
 	if (!det_read(d))
 		det_compute(d);
 	errno = saved_errno;
 }
 
-uint32_t arc4_det_u32(struct arc4_det *d)
+/* A nested call's value: one block computed, nothing of d touched. */
+static uint32_t det_u32_computed(struct arc4_det *d, uint64_t p)
 {
+	uint8_t block[64];
 	uint32_t v;
 
-	if (d->pos < d->base || d->pos + 4 > d->base + d->len)
-		det_refill(d);
-	v = load_le32(d->buf + (d->pos - d->base));
-	d->pos += 4;
+	arc4_chacha20_block(d->seed.key, p / 64, d->seed.nonce, block);
+	v = load_le32(block + p % 64);
+	explicit_bzero(block, sizeof(block));
+	return v;
+}
+
+uint32_t arc4_det_u32(struct arc4_det *d)
+{
+	uint64_t p;
+	uint32_t v;
+
+	if (arc4_unlikely(d->inuse)) {
+		p = __atomic_fetch_add(&d->pos, 4, __ATOMIC_RELAXED);
+		return det_u32_computed(d, p);
+	}
+	d->inuse = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	p = __atomic_fetch_add(&d->pos, 4, __ATOMIC_RELAXED);
+	if (p < d->base || p + 4 > d->base + d->len)
+		det_refill(d, p);
+	v = load_le32(d->buf + (p - d->base));
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	d->inuse = 0;
 	return v;
 }
