@@ -370,20 +370,28 @@ static int strong_fd_get(void)
 	return fd;
 }
 
-/* Read len bytes of fd; raw: by system calls nothing can interpose. */
-static int fd_read_all(int fd, uint8_t *buf, size_t len, int raw)
+/*
+ * Read len bytes of fd, or of getrandom() for fd FROM_GETRANDOM; raw: by
+ * system calls, which nothing can interpose.
+ */
+enum { FROM_GETRANDOM = -1 };
+
+static int fill_from(int fd, uint8_t *buf, size_t len, int raw)
 {
 	int positional = 1;
 
 	while (len > 0) {
 		ssize_t n;
 
-		if (raw)
-			n = positional ? syscall(SYS_pread64, fd, buf, len, 0) :
-					 syscall(SYS_read, fd, buf, len);
+		if (fd == FROM_GETRANDOM)
+			n = raw ? syscall(SYS_getrandom, buf, len, 0) :
+				  getrandom(buf, len, 0);
+		else if (positional)
+			n = raw ? syscall(SYS_pread64, fd, buf, len, 0) :
+				  pread(fd, buf, len, 0);
 		else
-			n = positional ? pread(fd, buf, len, 0) :
-					 read(fd, buf, len);
+			n = raw ? syscall(SYS_read, fd, buf, len) :
+				  read(fd, buf, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == ESPIPE && positional) {
@@ -413,46 +421,15 @@ static int device_fill(uint8_t *buf, size_t len)
 	pthread_mutex_lock(&fd_lock);
 	fd = strong_fd_get();
 	pthread_mutex_unlock(&fd_lock);
-	return fd >= 0 && fd_read_all(fd, buf, len, 0);
-}
-
-static int getrandom_fill(uint8_t *buf, size_t len, int raw)
-{
-	while (len > 0) {
-		ssize_t n = raw ? syscall(SYS_getrandom, buf, len, 0) :
-				  getrandom(buf, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return 0;
-		buf += n;
-		len -= n;
-	}
-	return 1;
+	return fd >= 0 && fill_from(fd, buf, len, 0);
 }
 
 /*
- * Fill buf from /dev/arc4, else getrandom().  Both block until the kernel
- * RNG is ready, so early-boot callers wait rather than get weak bytes.
- * With neither source left there is nothing safe to return: abort.
- */
-static void strong_fill(uint8_t *buf, size_t len)
-{
-	if (device_fill(buf, len) || getrandom_fill(buf, len, 0))
-		return;
-	explicit_bzero(buf, len);
-	arc4_die("no strong random source left (/dev/arc4 and getrandom() "
-		 "both unavailable)");
-}
-
-/*
- * The same for a call that re-entered the shim on a thread already inside
- * it (a signal handler, or a preloaded hook on something we called): the
- * thread may hold fd_lock, so take no lock, and call nothing a preloaded
- * library can interpose, which could re-enter again.  getrandom() first;
- * where a seccomp policy refuses it, the strong descriptor we already
- * have, else one of our own for this call.
+ * device_fill() for a call that re-entered the shim on a thread already
+ * inside it (a signal handler, or a preloaded hook on something we
+ * called): the thread may hold fd_lock, so take no lock, and call nothing
+ * a preloaded library can interpose, which could re-enter again.  The
+ * strong descriptor we already have, else one of our own for this call.
  */
 static int device_fill_raw(uint8_t *buf, size_t len)
 {
@@ -474,15 +451,25 @@ static int device_fill_raw(uint8_t *buf, size_t len)
 			return 0;
 		}
 	}
-	ok = fd_read_all(fd, buf, len, 1);
+	ok = fill_from(fd, buf, len, 1);
 	if (own)
 		syscall(SYS_close, fd);
 	return ok;
 }
 
-static void strong_fill_reentrant(uint8_t *buf, size_t len)
+/*
+ * Fill buf from /dev/arc4, else getrandom(); re-entered, getrandom()
+ * first (no descriptor to check), else the device, where a seccomp policy
+ * refuses getrandom().  Both block until the kernel RNG is ready, so
+ * early-boot callers wait rather than get weak bytes.  With neither
+ * source left there is nothing safe to return: abort.
+ */
+static void strong_fill(uint8_t *buf, size_t len, int reentered)
 {
-	if (getrandom_fill(buf, len, 1) || device_fill_raw(buf, len))
+	if (reentered ? fill_from(FROM_GETRANDOM, buf, len, 1) ||
+			device_fill_raw(buf, len) :
+			device_fill(buf, len) ||
+			fill_from(FROM_GETRANDOM, buf, len, 0))
 		return;
 	explicit_bzero(buf, len);
 	arc4_die("no strong random source left (/dev/arc4 and getrandom() "
@@ -504,7 +491,7 @@ static void strong_fill_reentrant(uint8_t *buf, size_t len)
  * pointer while no call on the thread uses it, NULL while one does.
  * tls_busy marks the slow path: a call that finds it set, or finds the
  * mapping in use, re-entered the shim on this thread, and takes its bytes
- * from strong_fill_reentrant() without touching the buffer.
+ * from strong_fill(..., 1) without touching the buffer.
  */
 enum { STRONG_MAP = ARC4_STRONG_MAP,
        STRONG_CHUNK = sizeof(((struct arc4_strong *)0)->buf) };
@@ -594,41 +581,21 @@ fail:
 }
 
 /*
- * Take len bytes from the held buffer, refilling it as it runs dry.
- * Every consumed byte is already zero and the fill overwrites the rest,
- * so there is nothing to wipe before a refill.
+ * Where the inline path could not take len bytes: serve them here (a
+ * re-entered call, a thread without a buffer, a request as large as the
+ * buffer, which is itself a large read) and return 1, or refill the
+ * buffer and return 0 for the caller to take from it.  A refill
+ * overwrites the few bytes a short buffer had left, never handed out.
  */
-static void strong_take_held(struct arc4_strong *s, uint8_t *out, size_t len)
-{
-	while (len > 0) {
-		size_t n;
-
-		if (s->avail == 0) {
-			strong_fill(s->buf, sizeof(s->buf));
-			s->avail = sizeof(s->buf);
-		}
-		n = len < s->avail ? len : s->avail;
-		s->avail -= n;
-		memcpy(out, s->buf + s->avail, n);
-		memset(s->buf + s->avail, 0, n);
-		out += n;
-		len -= n;
-	}
-}
-
-/*
- * Everything the inline path does not serve: no buffer yet, a short one,
- * a request as large as the buffer (itself a large read), and re-entry.
- */
-static void strong_take_slow(void *out, size_t len)
+static int strong_slow(void *out, size_t len)
 {
 	struct arc4_strong *s = tls_own;
-	int saved_errno = errno;
+	int saved_errno = errno, served = 1;
 
 	if (tls_busy || (s != NULL && arc4_tls_strong != s)) {
-		strong_fill_reentrant(out, len);
+		strong_fill(out, len, 1);
 		errno = saved_errno;
-		return;
+		return 1;
 	}
 	tls_busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -636,22 +603,34 @@ static void strong_take_slow(void *out, size_t len)
 		s = strong_map();
 	arc4_tls_strong = NULL;		/* held, as in arc4_strong_take() */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (s == NULL || len >= STRONG_CHUNK)
-		strong_fill(out, len);
-	else
-		strong_take_held(s, out, len);
+	if (s == NULL || len >= STRONG_CHUNK) {
+		strong_fill(out, len, 0);
+	} else {
+		if (s->avail < len) {
+			strong_fill(s->buf, sizeof(s->buf), 0);
+			s->avail = sizeof(s->buf);
+		}
+		served = 0;
+	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	arc4_tls_strong = s;
 	tls_busy = 0;
 	errno = saved_errno;
+	return served;
 }
 
-/* The slow paths of the inline arc4_strong_u32() and _u64() (shim.h). */
+/*
+ * The slow paths of the inline arc4_strong_u32() and _u64() (shim.h).
+ * Each take after a refill succeeds unless a signal handler emptied the
+ * buffer in between; then refill again.
+ */
 uint32_t arc4_strong_u32_slow(void)
 {
 	uint32_t v;
 
-	strong_take_slow(&v, sizeof(v));
+	while (!strong_slow(&v, sizeof(v)))
+		if (arc4_strong_take(&v, sizeof(v)))
+			break;
 	return v;
 }
 
@@ -659,15 +638,19 @@ uint64_t arc4_strong_u64_slow(void)
 {
 	uint64_t v;
 
-	strong_take_slow(&v, sizeof(v));
+	while (!strong_slow(&v, sizeof(v)))
+		if (arc4_strong_take(&v, sizeof(v)))
+			break;
 	return v;
 }
 
 void arc4_strong_bytes(void *buf, size_t len)
 {
-	if (arc4_likely(len < STRONG_CHUNK) && arc4_strong_take(buf, len))
+	if (len < STRONG_CHUNK && arc4_strong_take(buf, len))
 		return;
-	strong_take_slow(buf, len);
+	while (!strong_slow(buf, len))
+		if (arc4_strong_take(buf, len))
+			break;
 }
 
 /* ---- 6. Deterministic streams ----------------------------------------- */
