@@ -29,29 +29,6 @@ static void *drawer(void *arg)
 	return NULL;
 }
 
-/* 16 KiB wipe-on-fork mappings: the shim's per-thread buffers. */
-static int strong_buffers(void)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[512];
-	uintptr_t s = 0, e = 0;
-	int n = 0;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		uintptr_t a, b;
-
-		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
-			s = a;
-			e = b;
-		} else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " wf")) {
-			n += (e - s) / 16384;
-		}
-	}
-	if (f)
-		fclose(f);
-	return n;
-}
-
 /*
  * Threads draw, the library is closed under them, then they exit: their
  * buffers must be wiped and unmapped at exit, and nothing may jump into
@@ -76,12 +53,12 @@ TEST(dlclose_while_threads_hold_buffers_then_thread_exit_is_safe)
 			ASSERT_EQ(0, pthread_create(&t[i], NULL, drawer, &d[i]));
 		}
 		pthread_barrier_wait(&drawn);
-		EXPECT_EQ(THREADS, strong_buffers());
+		EXPECT_EQ(THREADS, count_wipeonfork_maps());
 		EXPECT_EQ(0, dlclose(h)) TH_LOG("%s", dlerror());
 		pthread_barrier_wait(&closed);
 		for (int i = 0; i < THREADS; i++)
 			pthread_join(t[i], NULL);
-		EXPECT_EQ(0, strong_buffers())
+		EXPECT_EQ(0, count_wipeonfork_maps())
 			TH_LOG("buffers of exited threads still mapped");
 		EXPECT_NE(d[0].value, d[1].value);
 		pthread_barrier_destroy(&drawn);

@@ -220,26 +220,61 @@ static inline int enter_empty_root(void)
 	return 0;
 }
 
+/* 16 KiB units of wipe-on-fork mappings: the shim's per-thread buffers. */
+static inline int count_wipeonfork_maps(void)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	uintptr_t s = 0, e = 0;
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		uintptr_t a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
+			s = a;
+			e = b;
+		} else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " wf")) {
+			n += (e - s) / 16384;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* BPF: let other architectures through, then load the syscall number. */
+#define BPF_X86_64_SYSCALL_NR						\
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS,				\
+		 offsetof(struct seccomp_data, arch)),			\
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),	\
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),			\
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS,				\
+		 offsetof(struct seccomp_data, nr))
+
+/* Install a seccomp filter on this thread: what seccomp(2) returns. */
+static inline int seccomp_install(struct sock_filter *f, unsigned short len,
+				  unsigned int flags)
+{
+	struct sock_fprog prog = { .len = len, .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
+
 /* Refuse getrandom() with errno err; everything else allowed. */
 static inline int refuse_getrandom(int err)
 {
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
+		BPF_X86_64_SYSCALL_NR,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getrandom, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | err),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]),
-				   .filter = f };
 	char b;
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+	if (seccomp_install(f, sizeof(f) / sizeof(f[0]), 0) != 0)
 		return -1;
 	/* The filter works: getrandom() now fails with err. */
 	return getrandom(&b, 1, 0) == -1 && errno == err ? 0 : -1;
