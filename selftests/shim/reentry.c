@@ -19,7 +19,7 @@
  * The thread draws in a loop until SIGNALS handlers have run, so the
  * amount of re-entry is a count, whatever the load on the machine.
  */
-enum { SIGNALS = 20000, TIMER_US = 20 };
+enum { SIGNALS = 5000, TIMER_US = 20 };
 
 static uint64_t (*draw)(void);
 static volatile sig_atomic_t handled;
