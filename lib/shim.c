@@ -2,7 +2,7 @@
 /*
  * Shared machinery of the arc4 shim.
  *
- *   1. Environment:     arc4_legacy()
+ *   1. Environment:     arc4_legacy(), arc4_die()
  *   2. Locking, fork:   arc4_lock(), arc4_unlock()
  *   3. ChaCha20:        arc4_chacha20_block()
  *   4. Strong sources:  /dev/arc4, getrandom(), abort()
@@ -10,6 +10,12 @@
  *   6. Deterministic:   arc4_det_seed(), arc4_det_u32()
  *
  * Everything here is hidden; the family files wrap it.
+ *
+ * The shim lives in other people's processes.  Every entry point here
+ * leaves errno as it found it; descriptors are close-on-exec, never 0, 1
+ * or 2, and never leaked; a signal handler or a preloaded hook that calls
+ * the shim while the same thread is inside it gets strong bytes that no
+ * other call gets, and never waits for a lock its own thread holds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +28,8 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
+#include <linux/futex.h>
 
 #include "shim.h"
 
@@ -44,19 +52,107 @@ int arc4_legacy_lookup(void)
 	return s == ARC4_LEGACY_ON;
 }
 
+/*
+ * Nothing safe to return: say why on stderr, then abort().  A raw write:
+ * a preloaded write() could call back into us.
+ */
+static void __attribute__((noreturn)) arc4_die(const char *why)
+{
+	static const char prefix[] = "arc4: ";
+
+	if (syscall(SYS_write, 2, prefix, sizeof(prefix) - 1) > 0 &&
+	    syscall(SYS_write, 2, why, strlen(why)) > 0)
+		syscall(SYS_write, 2, "\n", 1);
+	abort();
+}
+
 /* ---- 2. Locking and fork -------------------------------------------- */
 
-static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * The state lock is a futex word holding its owner's token (LOCK_WAITERS
+ * set while someone sleeps on it), not a pthread mutex: a thread must be
+ * able to tell in one atomic step whether it holds the lock itself.  A
+ * signal handler, or a preloaded hook on a call made under the lock, that
+ * re-enters the shim on the owning thread then goes on as the owner
+ * (tls_nested counts its levels) instead of waiting for itself forever.
+ * Other threads stay out.  What a nested call may do with the state it
+ * interrupted is up to each family: the deterministic streams serve it
+ * without touching their buffer (section 6); the rand48 and initstate()
+ * families run glibc's *_r() functions on it, which is what glibc's own
+ * unlocked drand48() does.
+ */
+enum { LOCK_WAITERS = 1u << 31 };
+
+static unsigned int state_lock;		/* owner's token | LOCK_WAITERS, or 0 */
+static unsigned int lock_tokens;	/* the last token handed out */
+static __thread unsigned int tls_token __attribute__((tls_model("initial-exec")));
+static __thread unsigned int tls_nested __attribute__((tls_model("initial-exec")));
 static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* This thread's token: non-zero, without LOCK_WAITERS, its own. */
+static unsigned int lock_token(void)
+{
+	unsigned int t = tls_token;
+
+	if (arc4_unlikely(t == 0)) {
+		do
+			t = __atomic_add_fetch(&lock_tokens, 1,
+					       __ATOMIC_RELAXED) & ~LOCK_WAITERS;
+		while (t == 0);
+		tls_token = t;
+	}
+	return t;
+}
+
+static void lock_futex(int op, unsigned int val)
+{
+	int saved_errno = errno;
+
+	syscall(SYS_futex, &state_lock, op | FUTEX_PRIVATE_FLAG, val, NULL,
+		NULL, 0);
+	errno = saved_errno;
+}
 
 void arc4_lock(void)
 {
-	pthread_mutex_lock(&state_lock);
+	unsigned int me = lock_token(), cur = 0;
+
+	if (__atomic_compare_exchange_n(&state_lock, &cur, me, 0,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	if ((cur & ~LOCK_WAITERS) == me) {
+		tls_nested++;
+		return;
+	}
+	for (;;) {
+		if (cur != 0) {
+			if (!(cur & LOCK_WAITERS) &&
+			    !__atomic_compare_exchange_n(&state_lock, &cur,
+							 cur | LOCK_WAITERS, 0,
+							 __ATOMIC_RELAXED,
+							 __ATOMIC_RELAXED))
+				continue;
+			lock_futex(FUTEX_WAIT, cur | LOCK_WAITERS);
+		}
+		/* Woken, or it was free: others may still sleep. */
+		cur = 0;
+		if (__atomic_compare_exchange_n(&state_lock, &cur,
+						me | LOCK_WAITERS, 0,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return;
+	}
 }
 
 void arc4_unlock(void)
 {
-	pthread_mutex_unlock(&state_lock);
+	if (tls_nested) {
+		tls_nested--;
+		return;
+	}
+	if (__atomic_exchange_n(&state_lock, 0, __ATOMIC_RELEASE) &
+	    LOCK_WAITERS)
+		lock_futex(FUTEX_WAKE, 1);
 }
 
 /* ---- 3. ChaCha20 ------------------------------------------------------ */
@@ -129,16 +225,44 @@ void arc4_chacha20_block(const uint8_t key[32], uint64_t counter,
 /* ---- 4. Strong sources ------------------------------------------------ */
 
 /*
- * The process-wide strong descriptor.  A program may close it, or dup2()
- * something else over its number, at any time; before every read we check
- * with fstat() that it is still the character device we opened (same
- * st_rdev and inode) and with ARC4_IOC_GET_INFO that it is in strong mode.
- * A descriptor that fails the check is no longer ours: we forget it
- * without closing it.
+ * Whether /dev/arc4 is worth opening.  A node there that fails the check
+ * below (another device, an ioctl filter) is refused for the life of the
+ * process: opening it again would give the same answer.  A missing one is
+ * looked for again at most once a second by the coarse monotonic clock
+ * (no system call), and at once after fork(), so a module loaded later is
+ * found without a failed open() on every refill.
  */
-static int strong_fd = -1;
-static dev_t strong_rdev;
-static ino_t strong_ino;
+static int device_refused;
+static unsigned long device_missing_ms;	/* when last not found; 0: found */
+
+static unsigned long coarse_ms(void)
+{
+	struct timespec ts;
+	unsigned long ms;
+
+	if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) != 0)
+		return 1;
+	ms = (unsigned long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return ms ? ms : 1;
+}
+
+static int device_may_open(void)
+{
+	unsigned long last = __atomic_load_n(&device_missing_ms,
+					     __ATOMIC_RELAXED);
+	unsigned long now;
+
+	if (__atomic_load_n(&device_refused, __ATOMIC_RELAXED))
+		return 0;
+	if (last == 0)
+		return 1;
+	now = coarse_ms();
+	if (now - last < 1000)
+		return 0;
+	/* One thread looks; the others wait for the next second. */
+	return __atomic_compare_exchange_n(&device_missing_ms, &last, now, 0,
+					   __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
 
 /*
  * glibc 2.33 and later implement fstat() as fstatat(fd, "", AT_EMPTY_PATH),
@@ -163,38 +287,123 @@ static int fd_is(int fd, dev_t rdev, ino_t ino)
 	       st.st_rdev == rdev && st.st_ino == ino;
 }
 
-/* Open /dev/arc4, close-on-exec; record what it is. */
+/* An arc4 stream in strong mode: the ioctl's magic is arc4's alone. */
+static int fd_is_strong_stream(int fd)
+{
+	struct arc4_info info;
+
+	return ioctl(fd, ARC4_IOC_GET_INFO, &info) == 0 &&
+	       info.mode == ARC4_MODE_STRONG;
+}
+
+/*
+ * Keep our descriptors off 0, 1 and 2: a program that closed them would
+ * meet ours on its next open() or dup2() of stderr.
+ */
+static int fd_above_stdio(int fd)
+{
+	int high;
+
+	if (fd > 2)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return high;
+}
+
+/*
+ * Open /dev/arc4, close-on-exec, above 2, checked to be an arc4 stream in
+ * strong mode; record what it is.  A node that fails the check is closed
+ * and refused for good.
+ */
 static int device_open(dev_t *rdev, ino_t *ino)
 {
 	struct stat st;
 	int fd;
 
+	if (!device_may_open())
+		return -1;
 	do
 		fd = open(ARC4_DEVICE, O_RDONLY | O_CLOEXEC);
 	while (fd < 0 && errno == EINTR);
-	if (fd < 0)
-		return -1;
-	if (fd_stat(fd, &st) != 0 || !S_ISCHR(st.st_mode)) {
-		close(fd);
+	if (fd >= 0)
+		fd = fd_above_stdio(fd);
+	if (fd < 0) {
+		__atomic_store_n(&device_missing_ms, coarse_ms(),
+				 __ATOMIC_RELAXED);
 		return -1;
 	}
+	if (fd_stat(fd, &st) != 0 || !S_ISCHR(st.st_mode) ||
+	    !fd_is_strong_stream(fd)) {
+		close(fd);
+		__atomic_store_n(&device_refused, 1, __ATOMIC_RELAXED);
+		return -1;
+	}
+	__atomic_store_n(&device_missing_ms, 0, __ATOMIC_RELAXED);
 	*rdev = st.st_rdev;
 	*ino = st.st_ino;
 	return fd;
 }
 
+/*
+ * The process-wide strong descriptor.  A program may close it, or dup2()
+ * something else over its number, at any time; before every read we check
+ * with fstat() that it is still the character device we opened (same
+ * st_rdev and inode) and with ARC4_IOC_GET_INFO that it is in strong mode.
+ * A number that fails the check is no longer ours: we forget it without
+ * closing it (it is the program's now).
+ */
+static int strong_fd = -1;
+static dev_t strong_rdev;
+static ino_t strong_ino;
+
 static int strong_fd_get(void)
 {
-	struct arc4_info info;
+	int fd = strong_fd;
 
-	if (strong_fd >= 0 &&
-	    !(fd_is(strong_fd, strong_rdev, strong_ino) &&
-	      ioctl(strong_fd, ARC4_IOC_GET_INFO, &info) == 0 &&
-	      info.mode == ARC4_MODE_STRONG))
-		strong_fd = -1;
-	if (strong_fd < 0)
-		strong_fd = device_open(&strong_rdev, &strong_ino);
-	return strong_fd;
+	if (fd >= 0 && !(fd_is(fd, strong_rdev, strong_ino) &&
+			 fd_is_strong_stream(fd)))
+		fd = -1;
+	if (fd < 0)
+		fd = device_open(&strong_rdev, &strong_ino);
+	__atomic_store_n(&strong_fd, fd, __ATOMIC_RELAXED);
+	return fd;
+}
+
+/*
+ * Read len bytes of fd, or of getrandom() for fd FROM_GETRANDOM; raw: by
+ * system calls, which nothing can interpose.
+ */
+enum { FROM_GETRANDOM = -1 };
+
+static int fill_from(int fd, uint8_t *buf, size_t len, int raw)
+{
+	int positional = 1;
+
+	while (len > 0) {
+		ssize_t n;
+
+		if (fd == FROM_GETRANDOM)
+			n = raw ? syscall(SYS_getrandom, buf, len, 0) :
+				  getrandom(buf, len, 0);
+		else if (positional)
+			n = raw ? syscall(SYS_pread64, fd, buf, len, 0) :
+				  pread(fd, buf, len, 0);
+		else
+			n = raw ? syscall(SYS_read, fd, buf, len) :
+				  read(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ESPIPE && positional) {
+			positional = 0;
+			continue;
+		}
+		if (n <= 0)
+			return 0;
+		buf += n;
+		len -= n;
+	}
+	return 1;
 }
 
 /*
@@ -207,72 +416,64 @@ static int strong_fd_get(void)
  */
 static int device_fill(uint8_t *buf, size_t len)
 {
-	int fd, positional = 1;
+	int fd;
 
 	pthread_mutex_lock(&fd_lock);
 	fd = strong_fd_get();
 	pthread_mutex_unlock(&fd_lock);
-	while (fd >= 0 && len > 0) {
-		ssize_t n = positional ? pread(fd, buf, len, 0) :
-					 read(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == ESPIPE && positional) {
-			positional = 0;
-			continue;
-		}
-		if (n <= 0)
-			break;
-		buf += n;
-		len -= n;
-	}
-	return fd >= 0 && len == 0;
-}
-
-static int getrandom_fill(uint8_t *buf, size_t len, int raw)
-{
-	while (len > 0) {
-		ssize_t n = raw ? syscall(SYS_getrandom, buf, len, 0) :
-				  getrandom(buf, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return 0;
-		buf += n;
-		len -= n;
-	}
-	return 1;
+	return fd >= 0 && fill_from(fd, buf, len, 0);
 }
 
 /*
- * Fill buf from /dev/arc4, else getrandom().  Both block until the kernel
- * RNG is ready, so early-boot callers wait rather than get weak bytes.
- * With neither source left there is nothing safe to return: abort.
+ * device_fill() for a call that re-entered the shim on a thread already
+ * inside it (a signal handler, or a preloaded hook on something we
+ * called): the thread may hold fd_lock, so take no lock, and call nothing
+ * a preloaded library can interpose, which could re-enter again.  The
+ * strong descriptor we already have, else one of our own for this call.
  */
-static __thread int tls_busy __attribute__((tls_model("initial-exec")));
-
-static void strong_fill(uint8_t *buf, size_t len)
+static int device_fill_raw(uint8_t *buf, size_t len)
 {
-	int ok;
+	int fd = __atomic_load_n(&strong_fd, __ATOMIC_RELAXED), own = 0, ok;
+	struct arc4_info info;
 
-	/*
-	 * Re-entered on this thread: something we called (a preloaded hook on
-	 * open(), read() or mmap(), say) called arc4random() or rand().  Take
-	 * no lock and call nothing interposable but the system call itself.
-	 */
-	if (arc4_unlikely(tls_busy)) {
-		ok = getrandom_fill(buf, len, 1);
-	} else {
-		tls_busy = 1;
-		ok = device_fill(buf, len) || getrandom_fill(buf, len, 0);
-		tls_busy = 0;
+	if (fd < 0 || syscall(SYS_ioctl, fd, ARC4_IOC_GET_INFO, &info) != 0 ||
+	    info.mode != ARC4_MODE_STRONG) {
+		if (__atomic_load_n(&device_refused, __ATOMIC_RELAXED))
+			return 0;
+		fd = syscall(SYS_openat, AT_FDCWD, ARC4_DEVICE,
+			     O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return 0;
+		own = 1;
+		if (syscall(SYS_ioctl, fd, ARC4_IOC_GET_INFO, &info) != 0 ||
+		    info.mode != ARC4_MODE_STRONG) {
+			syscall(SYS_close, fd);
+			return 0;
+		}
 	}
-	if (ok)
+	ok = fill_from(fd, buf, len, 1);
+	if (own)
+		syscall(SYS_close, fd);
+	return ok;
+}
+
+/*
+ * Fill buf from /dev/arc4, else getrandom(); re-entered, getrandom()
+ * first (no descriptor to check), else the device, where a seccomp policy
+ * refuses getrandom().  Both block until the kernel RNG is ready, so
+ * early-boot callers wait rather than get weak bytes.  With neither
+ * source left there is nothing safe to return: abort.
+ */
+static void strong_fill(uint8_t *buf, size_t len, int reentered)
+{
+	if (reentered ? fill_from(FROM_GETRANDOM, buf, len, 1) ||
+			device_fill_raw(buf, len) :
+			device_fill(buf, len) ||
+			fill_from(FROM_GETRANDOM, buf, len, 0))
 		return;
 	explicit_bzero(buf, len);
-	abort();
+	arc4_die("no strong random source left (/dev/arc4 and getrandom() "
+		 "both unavailable)");
 }
 
 /* ---- 5. Strong buffer ------------------------------------------------- */
@@ -285,14 +486,23 @@ static void strong_fill(uint8_t *buf, size_t len)
  * reads.  pthread_atfork wipes the forking thread's buffer as well.  A
  * kernel without MADV_WIPEONFORK (before 4.14) gets no buffer at all:
  * every call reads its source, slower but never shared with a child.
+ *
+ * tls_own is the thread's mapping; arc4_tls_strong (shim.h) is the same
+ * pointer while no call on the thread uses it, NULL while one does.
+ * tls_busy marks the slow path: a call that finds it set, or finds the
+ * mapping in use, re-entered the shim on this thread, and takes its bytes
+ * from strong_fill(..., 1) without touching the buffer.
  */
-enum { STRONG_MAP = ARC4_STRONG_MAP };
+enum { STRONG_MAP = ARC4_STRONG_MAP,
+       STRONG_CHUNK = sizeof(((struct arc4_strong *)0)->buf) };
 
 _Static_assert(sizeof(struct arc4_strong) == STRONG_MAP, "one mapping");
 
 __thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec")));
-#define tls_strong arc4_tls_strong
+static __thread struct arc4_strong *tls_own
+	__attribute__((tls_model("initial-exec")));
+static __thread int tls_busy __attribute__((tls_model("initial-exec")));
 static __thread int tls_unbuffered __attribute__((tls_model("initial-exec")));
 
 static pthread_once_t strong_once = PTHREAD_ONCE_INIT;
@@ -305,29 +515,32 @@ static void strong_wipe(struct arc4_strong *s)
 
 static void strong_thread_exit(void *p)
 {
+	arc4_tls_strong = NULL;
+	tls_own = NULL;
 	strong_wipe(p);
 	munmap(p, STRONG_MAP);
-	tls_strong = NULL;
 }
 
 static void fork_prepare(void)
 {
-	pthread_mutex_lock(&state_lock);
+	arc4_lock();
 	pthread_mutex_lock(&fd_lock);
 }
 
 static void fork_parent(void)
 {
 	pthread_mutex_unlock(&fd_lock);
-	pthread_mutex_unlock(&state_lock);
+	arc4_unlock();
 }
 
+/* The child looks for a missing /dev/arc4 again at once. */
 static void fork_child(void)
 {
-	if (tls_strong)
-		strong_wipe(tls_strong);
+	if (tls_own)
+		strong_wipe(tls_own);
+	__atomic_store_n(&device_missing_ms, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&fd_lock);
-	pthread_mutex_unlock(&state_lock);
+	arc4_unlock();
 }
 
 /*
@@ -344,75 +557,80 @@ static void strong_once_init(void)
 	pthread_key_create(&strong_key, strong_thread_exit);
 }
 
+/* The thread's first mapping; NULL (for good) if the kernel cannot. */
 static struct arc4_strong *strong_map(void)
 {
 	struct arc4_strong *s;
 
+	pthread_once(&strong_once, strong_once_init);
 	s = mmap(NULL, STRONG_MAP, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (s == MAP_FAILED)
-		return NULL;
-	if (madvise(s, STRONG_MAP, MADV_WIPEONFORK) != 0) {
+		goto fail;
+	if (madvise(s, STRONG_MAP, MADV_WIPEONFORK) != 0 ||
+	    pthread_setspecific(strong_key, s) != 0) {
 		munmap(s, STRONG_MAP);
-		return NULL;
+		goto fail;
 	}
 	madvise(s, STRONG_MAP, MADV_DONTDUMP);
-	if (pthread_setspecific(strong_key, s) != 0) {
-		munmap(s, STRONG_MAP);
-		return NULL;
-	}
+	tls_own = s;
 	return s;
+fail:
+	tls_unbuffered = 1;
+	return NULL;
 }
 
-/* Slow path: the thread's buffer is empty, or there is none yet. */
-static struct arc4_strong *strong_refill(void)
+/*
+ * Where the inline path could not take len bytes: serve them here (a
+ * re-entered call, a thread without a buffer, a request as large as the
+ * buffer, which is itself a large read) and return 1, or refill the
+ * buffer and return 0 for the caller to take from it.  A refill
+ * overwrites the few bytes a short buffer had left, never handed out.
+ */
+static int strong_slow(void *out, size_t len)
 {
-	struct arc4_strong *s = tls_strong;
+	struct arc4_strong *s = tls_own;
+	int saved_errno = errno, served = 1;
 
-	/* Re-entered from a hook while refilling: leave the buffer alone. */
-	if (arc4_unlikely(tls_busy || tls_unbuffered))
-		return NULL;
-	if (arc4_unlikely(s == NULL)) {
-		tls_busy = 1;
-		pthread_once(&strong_once, strong_once_init);
+	if (tls_busy || (s != NULL && arc4_tls_strong != s)) {
+		strong_fill(out, len, 1);
+		errno = saved_errno;
+		return 1;
+	}
+	tls_busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (s == NULL && !tls_unbuffered)
 		s = strong_map();
-		tls_busy = 0;
-		if (s == NULL) {
-			tls_unbuffered = 1;
-			return NULL;
+	arc4_tls_strong = NULL;		/* held, as in arc4_strong_take() */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (s == NULL || len >= STRONG_CHUNK) {
+		strong_fill(out, len, 0);
+	} else {
+		if (s->avail < len) {
+			strong_fill(s->buf, sizeof(s->buf), 0);
+			s->avail = sizeof(s->buf);
 		}
-		tls_strong = s;
+		served = 0;
 	}
-	/*
-	 * Every consumed byte is already zero and the fill overwrites the
-	 * rest, so there is nothing to wipe first (a 16 KiB memset per
-	 * refill).  But avail must read 0 while the fill runs: a hook that
-	 * re-enters must not take bytes the read is writing.
-	 */
-	s->avail = 0;
-	strong_fill(s->buf, sizeof(s->buf));
-	s->avail = sizeof(s->buf);
-	return s;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	arc4_tls_strong = s;
+	tls_busy = 0;
+	errno = saved_errno;
+	return served;
 }
 
-/* Take len bytes when the buffer is short or missing: refill it first. */
-static void strong_take_slow(void *out, size_t len)
-{
-	struct arc4_strong *s = strong_refill();
-
-	if (s == NULL) {
-		strong_fill(out, len);
-		return;
-	}
-	arc4_strong_take(out, arc4_strong_claim(len), len);
-}
-
-/* The slow paths of the inline arc4_strong_u32() and _u64() (shim.h). */
+/*
+ * The slow paths of the inline arc4_strong_u32() and _u64() (shim.h).
+ * Each take after a refill succeeds unless a signal handler emptied the
+ * buffer in between; then refill again.
+ */
 uint32_t arc4_strong_u32_slow(void)
 {
 	uint32_t v;
 
-	strong_take_slow(&v, sizeof(v));
+	while (!strong_slow(&v, sizeof(v)))
+		if (arc4_strong_take(&v, sizeof(v)))
+			break;
 	return v;
 }
 
@@ -420,36 +638,19 @@ uint64_t arc4_strong_u64_slow(void)
 {
 	uint64_t v;
 
-	strong_take_slow(&v, sizeof(v));
+	while (!strong_slow(&v, sizeof(v)))
+		if (arc4_strong_take(&v, sizeof(v)))
+			break;
 	return v;
 }
 
 void arc4_strong_bytes(void *buf, size_t len)
 {
-	uint8_t *p = buf;
-	const size_t chunk = sizeof(((struct arc4_strong *)0)->buf);
-
-	/* A request as large as the buffer is itself a large read. */
-	if (len >= chunk) {
-		strong_fill(p, len);
+	if (len < STRONG_CHUNK && arc4_strong_take(buf, len))
 		return;
-	}
-	while (len > 0) {
-		struct arc4_strong *s = tls_strong;
-		size_t n;
-
-		if (s == NULL || s->avail == 0) {
-			s = strong_refill();
-			if (s == NULL) {
-				strong_fill(p, len);
-				return;
-			}
-		}
-		n = len < s->avail ? len : s->avail;
-		arc4_strong_take(p, arc4_strong_claim(n), n);
-		p += n;
-		len -= n;
-	}
+	while (!strong_slow(buf, len))
+		if (arc4_strong_take(buf, len))
+			break;
 }
 
 /* ---- 6. Deterministic streams ----------------------------------------- */
@@ -462,7 +663,20 @@ void arc4_strong_bytes(void *buf, size_t len)
  * Reads are pread() at our position, never the shared file offset.  If
  * the descriptor is lost (closed, dup2()ed over, chroot without /dev) we
  * open and seed another, or compute the stream ourselves: the same bytes.
+ * A device that refuses the seed, or answers it with other bytes than the
+ * documented stream, is not asked again.
+ *
+ * Re-entry: the lock's owner may call in again from a signal handler or a
+ * preloaded hook on the open(), ioctl() or pread() below, while d->inuse
+ * says an outer call is in the middle of d.  The nested call then takes
+ * its position with an atomic add (one step the outer call cannot be
+ * split around) and computes its value, touching neither the buffer nor
+ * the descriptor: every position is served once and the outer call finds
+ * d as it left it.  A nested seeding of that stream cannot be served
+ * without pulling the stream from under the outer call: it aborts.
  */
+static int det_refused;
+
 static int det_fd_valid(struct arc4_det *d)
 {
 	uint8_t check[sizeof(d->check)];
@@ -478,28 +692,49 @@ static int det_fd_valid(struct arc4_det *d)
 
 static void det_fd_open(struct arc4_det *d)
 {
-	int fd = device_open(&d->rdev, &d->ino);
+	uint8_t want[64];
+	int fd;
 
 	d->fd = -1;
+	if (__atomic_load_n(&det_refused, __ATOMIC_RELAXED))
+		return;
+	fd = device_open(&d->rdev, &d->ino);
 	if (fd < 0)
 		return;
+	arc4_chacha20_block(d->seed.key, 0, d->seed.nonce, want);
 	if (ioctl(fd, ARC4_IOC_SEED, &d->seed) != 0 ||
 	    pread(fd, d->check, sizeof(d->check), 0) !=
-			(ssize_t)sizeof(d->check)) {
+			(ssize_t)sizeof(d->check) ||
+	    memcmp(d->check, want, sizeof(d->check)) != 0) {
 		close(fd);
-		return;
+		__atomic_store_n(&det_refused, 1, __ATOMIC_RELAXED);
+	} else {
+		d->fd = fd;
 	}
-	d->fd = fd;
+	explicit_bzero(want, sizeof(want));
 }
 
 void arc4_det_seed(struct arc4_det *d, uint64_t nonce, uint32_t seed)
 {
+	int saved_errno = errno;
+
+	if (d->inuse)
+		arc4_die("srand_deterministic() or srandom_deterministic() "
+			 "called from a signal handler or hook while the same "
+			 "thread was inside that family");
+	d->inuse = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (d->fd >= 0 && det_fd_valid(d))
 		close(d->fd);
-	explicit_bzero(d, sizeof(*d));
+	d->fd = -1;
+	explicit_bzero(&d->seed, sizeof(d->seed));
 	store_le32(d->seed.key, seed);
 	d->seed.nonce = nonce;
+	d->pos = d->base = d->len = 0;
 	det_fd_open(d);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	d->inuse = 0;
+	errno = saved_errno;
 }
 
 static void det_compute(struct arc4_det *d)
@@ -534,20 +769,46 @@ static int det_read(struct arc4_det *d)
 	return d->fd >= 0;
 }
 
-static void det_refill(struct arc4_det *d)
+/* Load the buffer that holds stream offset p. */
+static void det_refill(struct arc4_det *d, uint64_t p)
 {
-	d->base = d->pos - d->pos % sizeof(d->buf);
+	int saved_errno = errno;
+
+	d->len = 0;
+	d->base = p - p % sizeof(d->buf);
 	if (!det_read(d))
 		det_compute(d);
+	errno = saved_errno;
+}
+
+/* A nested call's value: one block computed, nothing of d touched. */
+static uint32_t det_u32_computed(struct arc4_det *d, uint64_t p)
+{
+	uint8_t block[64];
+	uint32_t v;
+
+	arc4_chacha20_block(d->seed.key, p / 64, d->seed.nonce, block);
+	v = load_le32(block + p % 64);
+	explicit_bzero(block, sizeof(block));
+	return v;
 }
 
 uint32_t arc4_det_u32(struct arc4_det *d)
 {
+	uint64_t p;
 	uint32_t v;
 
-	if (d->pos < d->base || d->pos + 4 > d->base + d->len)
-		det_refill(d);
-	v = load_le32(d->buf + (d->pos - d->base));
-	d->pos += 4;
+	if (arc4_unlikely(d->inuse)) {
+		p = __atomic_fetch_add(&d->pos, 4, __ATOMIC_RELAXED);
+		return det_u32_computed(d, p);
+	}
+	d->inuse = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	p = __atomic_fetch_add(&d->pos, 4, __ATOMIC_RELAXED);
+	if (p < d->base || p + 4 > d->base + d->len)
+		det_refill(d, p);
+	v = load_le32(d->buf + (p - d->base));
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	d->inuse = 0;
 	return v;
 }

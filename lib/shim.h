@@ -44,7 +44,13 @@ static inline int arc4_legacy(void)
 	return s == ARC4_LEGACY_ON ? 1 : arc4_legacy_lookup();
 }
 
-/* One lock for all deterministic state; held across fork by atfork. */
+/*
+ * One lock for all deterministic state; held across fork by atfork.  A
+ * signal handler or a preloaded hook that re-enters the shim on the thread
+ * that holds it does not wait for itself: it goes on as that thread, as
+ * glibc's own unlocked drand48() would (shim.c says what each family then
+ * guarantees).
+ */
 ARC4_HIDDEN void arc4_lock(void);
 ARC4_HIDDEN void arc4_unlock(void);
 
@@ -56,7 +62,18 @@ ARC4_HIDDEN void arc4_unlock(void);
  * The buffer is one 16 KiB mapping per thread (shim.c), consumed from the
  * end, each byte zeroed as it is taken.  Taking a value from it is inline
  * here, so that rand() and friends make no call into shim.c until the
- * buffer runs dry; arc4_strong_take_slow() refills it.
+ * buffer runs dry; arc4_strong_*_slow() refill it.
+ *
+ * Same-thread re-entry: a signal handler can interrupt a call between any
+ * two instructions and call the shim itself.  If both read avail and both
+ * wrote it back, they would take the same bytes, one of them already
+ * zeroed by the other.  So arc4_tls_strong points at the buffer only while
+ * no call on the thread is using it: a call sets it to NULL before it
+ * reads avail and restores it when done, and a call that finds NULL goes
+ * to the slow path, which serves it straight from a source without
+ * touching the buffer.  The cost on the common path is those two stores,
+ * kept in place by compiler-only signal fences: no lock, no atomic
+ * instruction, no system call.
  */
 enum { ARC4_STRONG_MAP = 16384 };
 
@@ -72,45 +89,44 @@ ARC4_HIDDEN uint64_t arc4_strong_u64_slow(void);
 ARC4_HIDDEN void arc4_strong_bytes(void *buf, size_t len);
 
 /*
- * Claim the last len bytes of the thread's buffer: the caller copies them
- * out and zeroes them.  NULL if the buffer is short or missing.
+ * Take len bytes from the thread's buffer into out, wiping them there.
+ * 0 if the buffer is short, missing or in use on this thread.
  */
-static inline uint8_t *arc4_strong_claim(size_t len)
+static inline int arc4_strong_take(void *out, size_t len)
 {
 	struct arc4_strong *s = arc4_tls_strong;
+	int ok;
 
-	if (arc4_unlikely(s == NULL || s->avail < len))
-		return NULL;
-	s->avail -= len;
-	return s->buf + s->avail;
-}
-
-/* Copy len claimed bytes out and wipe them. */
-static inline void arc4_strong_take(void *out, uint8_t *p, size_t len)
-{
-	memcpy(out, p, len);
-	memset(p, 0, len);
+	if (arc4_unlikely(s == NULL))
+		return 0;
+	arc4_tls_strong = NULL;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ok = arc4_likely(s->avail >= len);
+	if (ok) {
+		s->avail -= len;
+		memcpy(out, s->buf + s->avail, len);
+		memset(s->buf + s->avail, 0, len);
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	arc4_tls_strong = s;
+	return ok;
 }
 
 static inline uint32_t arc4_strong_u32(void)
 {
-	uint8_t *p = arc4_strong_claim(sizeof(uint32_t));
 	uint32_t v;
 
-	if (arc4_unlikely(p == NULL))
+	if (arc4_unlikely(!arc4_strong_take(&v, sizeof(v))))
 		return arc4_strong_u32_slow();
-	arc4_strong_take(&v, p, sizeof(v));
 	return v;
 }
 
 static inline uint64_t arc4_strong_u64(void)
 {
-	uint8_t *p = arc4_strong_claim(sizeof(uint64_t));
 	uint64_t v;
 
-	if (arc4_unlikely(p == NULL))
+	if (arc4_unlikely(!arc4_strong_take(&v, sizeof(v))))
 		return arc4_strong_u64_slow();
-	arc4_strong_take(&v, p, sizeof(v));
 	return v;
 }
 
@@ -127,6 +143,7 @@ struct arc4_det {
 	uint64_t pos;		/* stream offset of the next value */
 	uint64_t base;		/* stream offset of buf[0] */
 	size_t len;		/* valid bytes in buf */
+	int inuse;		/* a call on the lock's owner is inside */
 	int fd;			/* our seeded /dev/arc4 descriptor, or -1 */
 	dev_t rdev;		/* what fd referred to when we opened it */
 	ino_t ino;
@@ -141,7 +158,10 @@ struct arc4_det {
 #define ARC4_NONCE_RAND		0x00000000646e6172ull	/* "rand\0\0\0\0" */
 #define ARC4_NONCE_RANDOM	0x00006d6f646e6172ull	/* "random\0\0" */
 
-/* Under arc4_lock().  The seed rule is documented in arc4random.h. */
+/*
+ * Under arc4_lock().  The seed rule is documented in arc4random.h.  Never
+ * change errno.
+ */
 ARC4_HIDDEN void arc4_det_seed(struct arc4_det *d, uint64_t nonce,
 			       uint32_t seed);
 ARC4_HIDDEN uint32_t arc4_det_u32(struct arc4_det *d);

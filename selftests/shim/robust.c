@@ -6,17 +6,10 @@
  */
 #include <signal.h>
 #include <stddef.h>
-#include <sched.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
-#include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <linux/arc4.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 
 #include "arc4random.h"
 #include "kselftest_harness.h"
@@ -111,31 +104,6 @@ TEST(strong_output_keeps_the_device_opened_before_chroot)
 	EXPECT_LT(strong_sample_chi2(), chi2_limit(255));
 }
 
-/* Refuse getrandom() with errno err; everything else allowed. */
-static int refuse_getrandom(int err)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getrandom, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | err),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]),
-				   .filter = f };
-	char b;
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
-		return -1;
-	/* The filter works: getrandom() now fails with err. */
-	return getrandom(&b, 1, 0) == -1 && errno == err ? 0 : -1;
-}
-
 static void device_under_seccomp(struct __test_metadata *_metadata, int err)
 {
 	if (!have_device())
@@ -205,16 +173,6 @@ __attribute__((constructor)) static void robust_exec_call(void)
 	_exit(0);
 }
 
-/* Hide /dev from this process: a private mount namespace, a tmpfs on it. */
-static int hide_dev(void)
-{
-	if (geteuid() != 0 || unshare(CLONE_NEWNS) != 0 ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-	    mount("arc4-empty", "/dev", "tmpfs", 0, "mode=0755") != 0)
-		return -1;
-	return access("/dev/arc4", F_OK) == 0 ? -1 : 0;
-}
-
 /*
  * No device reachable and getrandom() refused: the call must die of
  * SIGABRT and never return a value.  It runs in a fresh image (exec after
@@ -237,7 +195,7 @@ static void aborts_without_source(struct __test_metadata *_metadata, int err,
 
 		close(p[0]);
 		setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
-		if (have_device() && hide_dev() != 0)
+		if (have_device() && private_dev(0) != 0)
 			_exit(4);	/* cannot hide the device */
 		if (refuse_getrandom(err) != 0)
 			_exit(3);

@@ -11,13 +11,22 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include "scenarios.h"
 
@@ -225,6 +234,85 @@ static inline int enter_empty_root(void)
 		unlinkat(parent, dir + 5, AT_REMOVEDIR);
 		close(parent);
 	}
+	return 0;
+}
+
+/* 16 KiB units of wipe-on-fork mappings: the shim's per-thread buffers. */
+static inline int count_wipeonfork_maps(void)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	uintptr_t s = 0, e = 0;
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		uintptr_t a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
+			s = a;
+			e = b;
+		} else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " wf")) {
+			n += (e - s) / 16384;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* BPF: let other architectures through, then load the syscall number. */
+#define BPF_X86_64_SYSCALL_NR						\
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS,				\
+		 offsetof(struct seccomp_data, arch)),			\
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),	\
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),			\
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS,				\
+		 offsetof(struct seccomp_data, nr))
+
+/* Install a seccomp filter on this thread: what seccomp(2) returns. */
+static inline int seccomp_install(struct sock_filter *f, unsigned short len,
+				  unsigned int flags)
+{
+	struct sock_fprog prog = { .len = len, .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
+
+/* Refuse getrandom() with errno err; everything else allowed. */
+static inline int refuse_getrandom(int err)
+{
+	struct sock_filter f[] = {
+		BPF_X86_64_SYSCALL_NR,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getrandom, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | err),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	char b;
+
+	if (seccomp_install(f, sizeof(f) / sizeof(f[0]), 0) != 0)
+		return -1;
+	/*
+	 * The filter works: the system call now fails with err.  (Not glibc's
+	 * getrandom(): from 2.41 it answers from the vDSO in a process that
+	 * used it before the filter, without a system call.)
+	 */
+	return syscall(SYS_getrandom, &b, 1, 0) == -1 && errno == err ? 0 : -1;
+}
+
+/*
+ * From here on this process sees an empty tmpfs at /dev, holding only a
+ * node /dev/arc4 for device rdev if rdev is not 0.  -1 if not root.
+ */
+static inline int private_dev(dev_t rdev)
+{
+	if (geteuid() != 0 || unshare(CLONE_NEWNS) != 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("tmpfs", "/dev", "tmpfs", 0, "mode=755") != 0)
+		return -1;
+	if (rdev && mknod("/dev/arc4", S_IFCHR | 0666, rdev) != 0)
+		return -1;
 	return 0;
 }
 

@@ -356,28 +356,6 @@ static void *draw_once(void *arg)
 	return arg;
 }
 
-static int count_wipeonfork_maps(void)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[512];
-	uintptr_t s = 0, e = 0;
-	int n = 0;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		uintptr_t a, b;
-
-		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
-			s = a;
-			e = b;
-		} else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " wf")) {
-			n += (e - s) / 16384;
-		}
-	}
-	if (f)
-		fclose(f);
-	return n;
-}
-
 TEST(thread_exit_unmaps_its_buffer)
 {
 	int before;

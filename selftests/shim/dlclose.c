@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlopen() and dlclose() of libarc4.so while threads hold strong buffers.
+ * Built without -larc4: a program that links the shim would keep it
+ * loaded whatever dlclose() does.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include "kselftest_harness.h"
+#include "shim_test.h"
+
+enum { THREADS = 4 };
+
+struct drawer {
+	uint32_t (*arc4random)(void);
+	pthread_barrier_t *drawn, *closed;
+	uint32_t value;
+};
+
+/* Draw (the thread gets its buffer), wait for dlclose(), then exit. */
+static void *drawer(void *arg)
+{
+	struct drawer *d = arg;
+
+	d->value = d->arc4random();
+	pthread_barrier_wait(d->drawn);
+	pthread_barrier_wait(d->closed);
+	return NULL;
+}
+
+/*
+ * Threads draw, the library is closed under them, then they exit: their
+ * buffers must be wiped and unmapped at exit, and nothing may jump into
+ * unmapped code.  Twice, to reopen what was closed.
+ */
+TEST(dlclose_while_threads_hold_buffers_then_thread_exit_is_safe)
+{
+	for (int round = 0; round < 2; round++) {
+		pthread_barrier_t drawn, closed;
+		struct drawer d[THREADS];
+		pthread_t t[THREADS];
+		void *h = dlopen(libarc4_so(), RTLD_NOW | RTLD_LOCAL);
+
+		ASSERT_NE(NULL, h) TH_LOG("%s", dlerror());
+		pthread_barrier_init(&drawn, NULL, THREADS + 1);
+		pthread_barrier_init(&closed, NULL, THREADS + 1);
+		for (int i = 0; i < THREADS; i++) {
+			d[i] = (struct drawer){ .drawn = &drawn,
+						.closed = &closed };
+			d[i].arc4random = (uint32_t (*)(void))dlsym(h, "arc4random");
+			ASSERT_NE(NULL, d[i].arc4random);
+			ASSERT_EQ(0, pthread_create(&t[i], NULL, drawer, &d[i]));
+		}
+		pthread_barrier_wait(&drawn);
+		EXPECT_EQ(THREADS, count_wipeonfork_maps());
+		EXPECT_EQ(0, dlclose(h)) TH_LOG("%s", dlerror());
+		pthread_barrier_wait(&closed);
+		for (int i = 0; i < THREADS; i++)
+			pthread_join(t[i], NULL);
+		EXPECT_EQ(0, count_wipeonfork_maps())
+			TH_LOG("buffers of exited threads still mapped");
+		EXPECT_NE(d[0].value, d[1].value);
+		pthread_barrier_destroy(&drawn);
+		pthread_barrier_destroy(&closed);
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Re-entry on the same thread: a signal handler that calls the shim while
+ * the thread it interrupted is inside it, and a preloaded hook (libhook.so)
+ * on the calls the shim makes, which calls rand() from inside them.  Strong
+ * output must never come out zeroed or twice, nothing may crash or hang,
+ * and a re-entrant call must use whatever strong source is left.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
+
+#include "arc4random.h"
+#include "kselftest_harness.h"
+#include "shim_test.h"
+
+/*
+ * Timer signals every 20 us; each runs the handler, which draws once.
+ * The thread draws in a loop until SIGNALS handlers have run, so the
+ * amount of re-entry is a count, whatever the load on the machine.
+ */
+enum { SIGNALS = 5000, TIMER_US = 20 };
+
+static uint64_t (*draw)(void);
+static volatile sig_atomic_t handled;
+static uint64_t *handler_values;
+
+static void on_timer(int sig)
+{
+	uint64_t v = draw();
+
+	if (handled < SIGNALS)
+		handler_values[handled] = v;
+	handled++;
+}
+
+static void timer_start(void (*handler)(int))
+{
+	struct sigaction sa = { .sa_handler = handler };
+	struct itimerval it = { { 0, TIMER_US }, { 0, TIMER_US } };
+
+	handled = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void timer_stop(void)
+{
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+
+	setitimer(ITIMER_REAL, &off, NULL);
+	signal(SIGALRM, SIG_IGN);
+}
+
+/* Each draw returned as a whole number; 0 is what a stolen draw reads. */
+static uint64_t draw_drand48(void)
+{
+	return (uint64_t)(drand48() * 0x1p53);
+}
+
+static uint64_t draw_arc4random_buf(void)
+{
+	uint64_t v;
+
+	arc4random_buf(&v, sizeof(v));
+	return v;
+}
+
+static uint64_t draw_arc4random(void)
+{
+	return arc4random();
+}
+
+static uint64_t draw_rand(void)
+{
+	return rand();
+}
+
+/*
+ * Draw under the timer; count zero results of the thread and of the
+ * handler.  bits: the width of a draw, which sets how many zeros chance
+ * allows: none at 53 or 64 bits; at 31 or 32 bits, 2 plus one per 2^28
+ * draws (more than 8 times the expected number; P(fail) below 1e-4).
+ */
+static void zeros_under_signals(struct __test_metadata *_metadata,
+				uint64_t (*fn)(void), int bits)
+{
+	uint64_t n = 0, zeros = 0, hzeros = 0, allowed;
+
+	draw = fn;
+	handler_values = calloc(SIGNALS, sizeof(*handler_values));
+	ASSERT_NE(NULL, handler_values);
+	(void)fn();
+	timer_start(on_timer);
+	while (handled < SIGNALS) {
+		zeros += fn() == 0;
+		n++;
+	}
+	timer_stop();
+	for (int i = 0; i < SIGNALS; i++)
+		hzeros += handler_values[i] == 0;
+	allowed = bits >= 53 ? 0 : 2 + (n >> 28);
+	EXPECT_LE(zeros, allowed)
+		TH_LOG("%lu zero results of %lu draws under %d signals",
+		       zeros, n, SIGNALS);
+	EXPECT_LE(hzeros, allowed)
+		TH_LOG("%lu zero results in %d signal handlers", hzeros,
+		       SIGNALS);
+	free(handler_values);
+}
+
+TEST(drand48_never_returns_zeros_when_a_signal_handler_draws_too)
+{
+	zeros_under_signals(_metadata, draw_drand48, 53);
+}
+
+TEST(arc4random_buf_never_returns_zeros_when_a_signal_handler_draws_too)
+{
+	zeros_under_signals(_metadata, draw_arc4random_buf, 64);
+}
+
+TEST(arc4random_never_returns_zeros_when_a_signal_handler_draws_too)
+{
+	zeros_under_signals(_metadata, draw_arc4random, 32);
+}
+
+TEST(rand_never_returns_zeros_when_a_signal_handler_draws_too)
+{
+	zeros_under_signals(_metadata, draw_rand, 31);
+}
+
+/*
+ * The same under a seccomp policy refusing getrandom(): a handler that
+ * interrupts the shim must be served by /dev/arc4, not abort.
+ */
+TEST(signal_handler_is_served_by_the_device_when_seccomp_refuses_getrandom)
+{
+	if (!have_device())
+		SKIP(return, "no /dev/arc4 (module not loaded)");
+	(void)arc4random();
+	ASSERT_EQ(0, refuse_getrandom(EPERM));
+	zeros_under_signals(_metadata, draw_drand48, 53);
+}
+
+/*
+ * Deterministic families: a handler drawing from the stream that the
+ * thread it interrupted holds the lock for must neither wait for itself
+ * nor be given a position twice: thread and handler together get exactly
+ * the first M values of the sequence, in some interleaving.
+ */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* At most DET_MAX values of the thread: the sort stays small. */
+enum { DET_SIGNALS = 2000, DET_MAX = 1 << 22 };
+
+TEST(deterministic_rand_in_a_signal_handler_serves_each_position_once)
+{
+	uint64_t *got, *want, n = 0;
+	size_t total;
+
+	got = calloc(DET_MAX + SIGNALS, sizeof(*got));
+	handler_values = calloc(SIGNALS, sizeof(*handler_values));
+	ASSERT_TRUE(got && handler_values);
+	draw = draw_rand;
+	srand_deterministic(77);
+	timer_start(on_timer);
+	while (handled < DET_SIGNALS && n < DET_MAX)
+		got[n++] = rand();
+	timer_stop();
+	ASSERT_GE(handled, 100) TH_LOG("only %d signals", handled);
+	total = n + handled;
+	memcpy(got + n, handler_values, handled * sizeof(*got));
+	want = malloc(total * sizeof(*want));
+	ASSERT_NE(NULL, want);
+	srand_deterministic(77);
+	for (size_t i = 0; i < total; i++)
+		want[i] = rand();
+	qsort(got, total, sizeof(*got), cmp_u64);
+	qsort(want, total, sizeof(*want), cmp_u64);
+	EXPECT_EQ(0, memcmp(got, want, total * sizeof(*got)))
+		TH_LOG("thread and %d handlers did not get the first %zu "
+		       "values exactly once", handled, total);
+	free(got);
+	free(want);
+	free(handler_values);
+}
+
+TEST(deterministic_drand48_in_a_signal_handler_never_hangs)
+{
+	uint64_t n = 0;
+
+	handler_values = calloc(SIGNALS, sizeof(*handler_values));
+	ASSERT_NE(NULL, handler_values);
+	draw = draw_drand48;
+	srand48_deterministic(77);
+	timer_start(on_timer);
+	while (handled < DET_SIGNALS) {
+		(void)drand48();
+		n++;
+	}
+	timer_stop();
+	EXPECT_GE(handled, DET_SIGNALS);
+	free(handler_values);
+}
+
+static void reseed_on_timer(int sig)
+{
+	srand_deterministic(handled);
+	handled++;
+}
+
+/*
+ * Reseeding the stream that the interrupted call is reading cannot be
+ * served: the process must end with a message, not hang or go on.
+ */
+TEST(reseeding_from_a_signal_handler_inside_the_sequence_aborts_with_a_message)
+{
+	char msg[512] = "";
+	size_t len = 0;
+	int p[2], st;
+	ssize_t n;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		dup2(p[1], 2);
+		close(p[0]);
+		alarm(20);
+		srand_deterministic(1);
+		timer_start(reseed_on_timer);
+		while (handled < DET_SIGNALS)
+			(void)rand();
+		_exit(0);
+	}
+	close(p[1]);
+	while (len < sizeof(msg) - 1 &&
+	       (n = read(p[0], msg + len, sizeof(msg) - 1 - len)) > 0)
+		len += n;
+	close(p[0]);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFSIGNALED(st)) TH_LOG("exited %d after %d reseeds",
+					    WEXITSTATUS(st), DET_SIGNALS);
+	EXPECT_EQ(SIGABRT, WTERMSIG(st)) TH_LOG("killed by signal %d%s",
+						WTERMSIG(st),
+						WTERMSIG(st) == SIGALRM ?
+						" (hung)" : "");
+	EXPECT_NE(NULL, strstr(msg, "arc4: srand_deterministic()"))
+		TH_LOG("stderr: %s", msg);
+}
+
+/* ---- preloaded hooks --------------------------------------------------- */
+
+/*
+ * Child mode: with ARC4_REENTRY_CHILD=N set, this program prints N values
+ * of rand() after srand_deterministic(2024), then N of random() after
+ * srandom_deterministic(7), one a line, and exits before the harness
+ * starts.  Run under libhook.so, every open(), ioctl() and pread() the
+ * shim makes calls rand() again, on the stream it is refilling.
+ */
+__attribute__((constructor)) static void child_mode(void)
+{
+	const char *s = getenv("ARC4_REENTRY_CHILD");
+	long n;
+
+	if (!s)
+		return;
+	n = atol(s);
+	srand_deterministic(2024);
+	for (long i = 0; i < n; i++)
+		printf("%d\n", rand());
+	srandom_deterministic(7);
+	for (long i = 0; i < n; i++)
+		printf("%ld\n", random());
+	exit(fflush(stdout) ? 1 : 0);
+}
+
+/*
+ * Run argv with LD_PRELOAD=preload (and extra, "NAME=VALUE" or NULL) and,
+ * if err, a seccomp policy refusing getrandom() with err; a watchdog
+ * kills it after 20 s (a hang, not a speed limit).  Its stdout in *out;
+ * its wait status.
+ */
+static int run_child(char *const argv[], const char *preload,
+		     const char *extra, int err, char **out)
+{
+	char env_preload[PATH_MAX * 2 + 16];
+	char *envp[] = { env_preload, (char *)extra, NULL };
+	size_t len = 0, cap = 1 << 16;
+	int p[2], st;
+	pid_t pid;
+
+	*out = calloc(1, cap);
+	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s", preload);
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		alarm(20);
+		if (err && refuse_getrandom(err))
+			_exit(126);
+		execve(argv[0], argv, envp);
+		_exit(127);
+	}
+	close(p[1]);
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 4096)
+			*out = realloc(*out, cap *= 2);
+		n = read(p[0], *out + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	(*out)[len] = 0;
+	close(p[0]);
+	waitpid(pid, &st, 0);
+	return st;
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	while ((s = strchr(s, '\n')))
+		n++, s++;
+	return n;
+}
+
+static char hook_so[PATH_MAX];
+
+static const char *hook_preload(void)
+{
+	snprintf(hook_so, sizeof(hook_so), "%s/libhook.so", test_dir());
+	return hook_so;
+}
+
+/* Each line of sub a line of full, in order: a subsequence.  Skipped: *gaps. */
+static int is_subsequence(const char *sub, const char *full, long *gaps)
+{
+	const char *s = sub, *f = full;
+
+	*gaps = 0;
+	while (*s) {
+		const char *se = strchrnul(s, '\n');
+		size_t n = se - s;
+
+		for (;;) {
+			const char *fe = strchrnul(f, '\n');
+
+			if (!*f)
+				return 0;
+			if ((size_t)(fe - f) == n && !memcmp(f, s, n)) {
+				f = *fe ? fe + 1 : fe;
+				break;
+			}
+			(*gaps)++;
+			f = *fe ? fe + 1 : fe;
+		}
+		s = *se ? se + 1 : se;
+	}
+	return 1;
+}
+
+/*
+ * Each family's values under the hooks are its sequence with the values
+ * the hooks drew left out: a subsequence of the unhooked run's (which is
+ * longer, to leave room), in order, nothing repeated.
+ */
+TEST(hooks_calling_deterministic_rand_inside_the_shim_neither_hang_nor_repeat)
+{
+	char self[PATH_MAX], *hooked, *plain, *argv[] = { self, NULL };
+	char *h_rand, *h_random, *p_rand, *p_random, *split;
+	long gaps_rand, gaps_random;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int st;
+
+	ASSERT_GT(n, 0);
+	self[n] = 0;
+	st = run_child(argv, hook_preload(), "ARC4_REENTRY_CHILD=6000", 0,
+		       &hooked);
+	ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("under libhook.so: wait status %#x (%s)", st,
+		       WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM ?
+		       "hung" : "failed");
+	st = run_child(argv, "", "ARC4_REENTRY_CHILD=8000", 0, &plain);
+	ASSERT_EQ(0, st);
+	/* Split each output into its rand() and its random() half. */
+	h_rand = hooked;
+	for (split = hooked, n = 0; n < 6000; n++)
+		split = strchr(split, '\n') + 1;
+	h_random = strdup(split);
+	*split = 0;
+	p_rand = plain;
+	for (split = plain, n = 0; n < 8000; n++)
+		split = strchr(split, '\n') + 1;
+	p_random = strdup(split);
+	*split = 0;
+	EXPECT_TRUE(is_subsequence(h_rand, p_rand, &gaps_rand))
+		TH_LOG("rand() under hooks is not its sequence");
+	EXPECT_TRUE(is_subsequence(h_random, p_random, &gaps_random))
+		TH_LOG("random() under hooks is not its sequence");
+	/* With the device, every refill's pread() runs the hook. */
+	if (have_device())
+		EXPECT_GT(gaps_rand + gaps_random, 0)
+			TH_LOG("the hooks never drew: nothing was tested");
+	free(h_random);
+	free(p_random);
+	free(hooked);
+	free(plain);
+}
+
+/*
+ * libhook.so calls rand() and arc4random() from inside the open(),
+ * ioctl() and pread() of a refill, so those calls re-enter; with
+ * getrandom() refused they must read /dev/arc4.
+ */
+TEST(reentrant_calls_use_the_device_when_seccomp_refuses_getrandom)
+{
+	char ref[PATH_MAX], preload[PATH_MAX * 3], *out, *glibc;
+	char *argv[] = { ref, "rand", "1", "64", NULL };
+	int st;
+
+	if (!have_device())
+		SKIP(return, "no /dev/arc4 (module not loaded)");
+	snprintf(ref, sizeof(ref), "%s/ref", test_dir());
+	snprintf(preload, sizeof(preload), "%s %s", hook_preload(),
+		 libarc4_so());
+	ASSERT_EQ(0, run_prog("", "ref", "rand 1 64", &glibc));
+	st = run_child(argv, preload, NULL, EPERM, &out);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("wait status %#x (SIGABRT is %d)", st, SIGABRT);
+	EXPECT_EQ(64, lines(out)) TH_LOG("%s", out);
+	EXPECT_STRNE(glibc, out);
+	free(out);
+	free(glibc);
+}
+
+TEST_HARNESS_MAIN
