@@ -62,7 +62,9 @@ snapshot() {
 		cd "$md" && find . -path ./build -prune -o -path ./source -prune -o \
 			-path ./kernel -prune -o -print | sort
 		sha1sum "$md"/modules.* 2>/dev/null
-		ls -la /usr/src /var/lib/dkms 2>/dev/null
+		# Not the link counts: an overlay filesystem reports 1 for
+		# every directory it has copied up.
+		ls -la /usr/src /var/lib/dkms 2>/dev/null | awk '{ $2 = ""; print }'
 	)
 }
 cp -p "$md"/modules.* "$work/indexes/"
@@ -138,11 +140,16 @@ dkms_build() {
 }
 step "dkms build arc4/$version -k $kver" dkms_build
 
+# Where dkms put the module, relative to $md: compressed as the release's
+# own modules are (arc4dev.ko.xz on Debian 13).
+installed_ko() { (cd "$md" && ls updates/dkms/arc4dev.ko* 2>/dev/null | head -n1); }
+
 dkms_install() {
 	dkms install "arc4/$version" -k "$kver" >"$work/install.log" 2>&1 ||
 		{ tail -n 30 "$work/install.log"; return 1; }
-	[ -f "$md/updates/dkms/arc4dev.ko" ] || { ls -R "$md/updates" 2>&1; return 1; }
-	grep -q '^updates/dkms/arc4dev.ko:' "$md/modules.dep" || { echo "not in modules.dep"; return 1; }
+	dkms_ko=$(installed_ko)
+	[ -n "$dkms_ko" ] || { ls -R "$md/updates" 2>&1; return 1; }
+	grep -q "^$dkms_ko:" "$md/modules.dep" || { echo "$dkms_ko not in modules.dep"; return 1; }
 }
 step "dkms install puts arc4dev.ko in updates/dkms and runs depmod" dkms_install
 
@@ -156,7 +163,7 @@ if [ "$broken" = 1 ]; then
 	tap_skip "the test VM loads the DKMS-built module" "an earlier step failed"
 else
 	VM_MODULES=host VM_LOAD=0 VM_LOG="$work/console.log" \
-		setsid scripts/vm-run selftests/install/autoload.sh updates/dkms/arc4dev.ko \
+		setsid scripts/vm-run selftests/install/autoload.sh "$(installed_ko)" \
 		>"$work/vm.out" 2>"$work/vm.err" </dev/null &
 	vm_pid=$!
 	wait "$vm_pid"
@@ -185,8 +192,9 @@ fi
 
 uninstalls() {
 	make -s uninstall-dkms >"$work/uninstall.log" 2>&1 || { cat "$work/uninstall.log"; return 1; }
-	[ ! -e "$src" ] && [ ! -e /var/lib/dkms/arc4 ] && [ ! -e "$md/updates/dkms/arc4dev.ko" ] ||
-		{ echo "left: $(ls -d "$src" /var/lib/dkms/arc4 "$md/updates/dkms/arc4dev.ko" 2>/dev/null)"; return 1; }
+	[ ! -e "$src" ] && [ ! -e /var/lib/dkms/arc4 ] &&
+		[ -z "$(ls "$md"/updates/dkms/arc4dev.ko* 2>/dev/null)" ] ||
+		{ echo "left: $(ls -d "$src" /var/lib/dkms/arc4 "$md"/updates/dkms/arc4dev.ko* 2>/dev/null)"; return 1; }
 	! grep -q arc4dev "$md/modules.dep" || { echo "still in modules.dep"; return 1; }
 }
 if [ -e "$src" ]; then
