@@ -201,6 +201,10 @@ static struct frame frame_step(const struct fn *f, size_t i, struct frame s)
 			s.bp_base = 0;
 		return s;
 	case X86_INS_CALL:
+		/* `call next; pop reg`: the push stays */
+		if (x->op_count == 1 && o0->type == X86_OP_IMM &&
+		    (uint64_t)o0->imm == in->address + in->size)
+			s.sp_off -= w;
 		return s;
 	case X86_INS_LEAVE:
 		s.sp_base = s.bp_base;
@@ -557,6 +561,27 @@ static const char *callee(const struct fn *f, const cs_insn *in, int64_t *local)
 	return NULL;
 }
 
+/*
+ * i386 PIC: `call __x86.get_pc_thunk.bx` (mov ebx, [esp]; ret) writes one
+ * register and nothing else, and `call next; pop ebx` pushes.  The
+ * register a call to such a thunk writes, or R_NONE.
+ */
+static int pc_thunk(const struct fn *f, const cs_insn *in)
+{
+	int64_t local;
+	const struct section *s;
+	const uint8_t *b;
+
+	if (f->im->bits != 32 || in->id != X86_INS_CALL || callee(f, in, &local) ||
+	    local < 0 || !(s = image_section(f->im, local)) || !s->data ||
+	    local + 4 > (int64_t)(s->addr + s->size))
+		return R_NONE;
+	b = s->data + (local - s->addr);
+	if (b[0] == 0x8b && (b[1] & 0xc7) == 0x04 && b[2] == 0x24 && b[3] == 0xc3)
+		return (b[1] >> 3) & 7;	/* the x86 encoding's order is ours */
+	return R_NONE;
+}
+
 static struct val at(struct ctx *c, struct fn *f, int i, struct loc l, int depth);
 
 /* What a register holds at function entry, or an unreachable point. */
@@ -591,12 +616,25 @@ static int visit(struct ctx *c, const struct fn *f, int i, struct loc l, int qid
 	}
 }
 
+static int writes_reg(const struct fn *f, const cs_insn *in, int r)
+{
+	cs_regs rr, rw;
+	uint8_t nr, nw, k;
+
+	if (cs_regs_access(f->cs, in, rr, &nr, rw, &nw) != CS_ERR_OK)
+		return 1;
+	for (k = 0; k < nw; k++)
+		if (reg_family(rw[k]) == r)
+			return 1;
+	return 0;
+}
+
 /*
  * The static or stack address a register (or stack slot, for i386
  * arguments) holds before instruction i: a short straight-line walk back.
  * *kind: 1 stack slot in *slot, 2 static address in *addr, 0 neither.
  */
-static int addr_of(struct ctx *c, struct fn *f, int i, struct loc l,
+static int addr_of(struct fn *f, int i, struct loc l,
 		   struct loc *slot, uint64_t *addr)
 {
 	int64_t add = 0;
@@ -621,21 +659,16 @@ static int addr_of(struct ctx *c, struct fn *f, int i, struct loc l,
 		i = p;
 		if (l.reg != R_NONE) {
 			if (in->id == X86_INS_CALL) {
-				if (caller_saved(f, l.reg))
-					return 0;
-				continue;
-			}
-			if (x->op_count < 1 || op_reg(o0) != l.reg) {
-				cs_regs rr, rw;
-				uint8_t nr, nw, k;
+				int t = pc_thunk(f, in);
 
-				if (cs_regs_access(c->cs, in, rr, &nr, rw, &nw) != CS_ERR_OK)
+				if (t == l.reg || (t == R_NONE && caller_saved(f, l.reg)))
 					return 0;
-				for (k = 0; k < nw; k++)
-					if (reg_family(rw[k]) == l.reg)
-						return 0;
 				continue;
 			}
+			if (!writes_reg(f, in, l.reg))
+				continue;
+			if (x->op_count < 1 || op_reg(o0) != l.reg)
+				return 0;
 			switch (in->id) {
 			case X86_INS_LEA:
 				if (mem_slot(f, p, &o1->mem, 0, slot)) {
@@ -677,9 +710,13 @@ static int addr_of(struct ctx *c, struct fn *f, int i, struct loc l,
 				return 0;
 			}
 		}
-		/* A stack slot: the store or push that filled it. */
-		if (in->id == X86_INS_CALL)
-			continue;
+		/*
+		 * A stack slot (an i386 argument): the store or push that
+		 * filled it, after the previous call; what is left below the
+		 * stack pointer from before is another call's argument.
+		 */
+		if (in->id == X86_INS_CALL && pc_thunk(f, in) == R_NONE)
+			return 0;
 		if (in->id == X86_INS_PUSH) {
 			struct loc s = l_slot(f->fr[p].sp_base,
 					      f->fr[p].sp_off - o0->size, o0->size);
@@ -733,7 +770,7 @@ static int arg_loc(const struct fn *f, int i, int k, struct loc *l)
  * The stack slot a memory operand names at instruction p, also through a
  * register that holds a stack address (mov rbx, rsp; ... [rbx+8]).
  */
-static int mem_slot_deep(struct ctx *c, struct fn *f, int p,
+static int mem_slot_deep(struct fn *f, int p,
 			 const x86_op_mem *m, int size, struct loc *out)
 {
 	uint64_t addr;
@@ -744,7 +781,7 @@ static int mem_slot_deep(struct ctx *c, struct fn *f, int p,
 	if (b == R_NONE || b == R_SP || b == R_BP || m->index != X86_REG_INVALID ||
 	    m->segment != X86_REG_INVALID)
 		return 0;
-	if (addr_of(c, f, p, l_reg(b), out, &addr) != 1)
+	if (addr_of(f, p, l_reg(b), out, &addr) != 1)
 		return 0;
 	out->off += m->disp;
 	out->size = size ? size : 4;
@@ -834,7 +871,7 @@ static const char *const per_user[] = {
  * Does the call at instruction p write stack slot l?  1 with *v when it
  * does (or may), 0 when it does not.
  */
-static int call_writes(struct ctx *c, struct fn *f, int p, struct loc l,
+static int call_writes(struct fn *f, int p, struct loc l,
 		       struct val *v)
 {
 	int64_t local;
@@ -851,7 +888,7 @@ static int call_writes(struct ctx *c, struct fn *f, int p, struct loc l,
 		if (strcmp(name, w->name) != 0)
 			continue;
 		if (!arg_loc(f, p, w->arg, &al) ||
-		    addr_of(c, f, p, al, &slot, &addr) != 1)
+		    addr_of(f, p, al, &slot, &addr) != 1)
 			return 0;
 		slot.size = size;
 		if (strcmp(name, "time") == 0 && f->im->bits == 32)
@@ -871,7 +908,7 @@ static int call_writes(struct ctx *c, struct fn *f, int p, struct loc l,
 		struct loc al, slot;
 		uint64_t addr;
 
-		if (!arg_loc(f, p, a, &al) || addr_of(c, f, p, al, &slot, &addr) != 1)
+		if (!arg_loc(f, p, a, &al) || addr_of(f, p, al, &slot, &addr) != 1)
 			continue;
 		if (slot.base == l.base && slot.off <= l.off && l.off < slot.off + 256) {
 			*v = v_unk("written through a pointer by a call");
@@ -900,7 +937,7 @@ static struct val operand(struct ctx *c, struct fn *f, int p,
 			return v_unk("special register");
 		return at(c, f, p, l_reg(reg_family(o->reg)), depth + 1);
 	case X86_OP_MEM:
-		if (mem_slot_deep(c, f, p, &o->mem, o->size, &s)) {
+		if (mem_slot_deep(f, p, &o->mem, o->size, &s)) {
 				return at(c, f, p, s, depth + 1);
 		}
 		if (mem_static(f, &f->insn[p], &o->mem, &a)) {
@@ -915,19 +952,6 @@ static struct val operand(struct ctx *c, struct fn *f, int p,
 	default:
 		return v_unk("operand");
 	}
-}
-
-static int writes_reg(const struct fn *f, const cs_insn *in, int r)
-{
-	cs_regs rr, rw;
-	uint8_t nr, nw, k;
-
-	if (cs_regs_access(f->cs, in, rr, &nr, rw, &nw) != CS_ERR_OK)
-		return 1;
-	for (k = 0; k < nw; k++)
-		if (reg_family(rw[k]) == r)
-			return 1;
-	return 0;
 }
 
 static int same_reg_op(const cs_x86 *x)
@@ -1076,9 +1100,9 @@ static struct val def_reg(struct ctx *c, struct fn *f, int p, struct loc l,
 	return v_unk(in->mnemonic);
 }
 
-/* Instruction p stores to a slot overlapping l: what it stores. */
-static struct val def_slot(struct ctx *c, struct fn *f, int p, struct loc l,
-			   int depth)
+/* Instruction p stores to a slot overlapping l: the value it stores. */
+static struct val def_slot_value(struct ctx *c, struct fn *f, int p,
+				 struct loc l, int depth)
 {
 	const cs_insn *in = &f->insn[p];
 	const cs_x86 *x = &in->detail->x86;
@@ -1111,6 +1135,21 @@ static struct val def_slot(struct ctx *c, struct fn *f, int p, struct loc l,
 	return v_unk(in->mnemonic);
 }
 
+/*
+ * Instruction p stores slot s, which overlaps l: what l then holds (the
+ * stored value shifted to l's bytes, when the store is wider).
+ */
+static struct val def_slot(struct ctx *c, struct fn *f, int p, struct loc l,
+			   struct loc s, int depth)
+{
+	struct val v = def_slot_value(c, f, p, l, depth);
+
+	if ((v.flags & V_HASVAL) && l.off >= s.off && l.off + l.size <= s.off + s.size)
+		v.value = mask(v.value >> (8 * (l.off - s.off)), l.size);
+	else
+		v.flags &= ~V_HASVAL;
+	return v;
+}
 /* Does instruction p write location l?  Then *v is what it writes. */
 static int defines(struct ctx *c, struct fn *f, int p, struct loc l,
 		   int depth, struct val *v)
@@ -1120,6 +1159,14 @@ static int defines(struct ctx *c, struct fn *f, int p, struct loc l,
 	int k;
 
 	if (l.reg != R_NONE) {
+		int t = in->id == X86_INS_CALL ? pc_thunk(f, in) : R_NONE;
+
+		if (t != R_NONE) {
+			if (t != l.reg)
+				return 0;
+			*v = v_unk("program counter");
+			return 1;
+		}
 		if (in->id == X86_INS_CALL ? !caller_saved(f, l.reg)
 					   : !writes_reg(f, in, l.reg))
 			return 0;
@@ -1127,7 +1174,7 @@ static int defines(struct ctx *c, struct fn *f, int p, struct loc l,
 		return 1;
 	}
 	if (in->id == X86_INS_CALL)
-		return call_writes(c, f, p, l, v);
+		return call_writes(f, p, l, v);
 	if (in->id == X86_INS_PUSH) {
 		struct loc s;
 
@@ -1137,7 +1184,7 @@ static int defines(struct ctx *c, struct fn *f, int p, struct loc l,
 			   x->operands[0].size);
 		if (!overlaps(s, l))
 			return 0;
-		*v = def_slot(c, f, p, l, depth);
+		*v = def_slot(c, f, p, l, s, depth);
 		return 1;
 	}
 	for (k = 0; k < x->op_count; k++) {
@@ -1145,8 +1192,8 @@ static int defines(struct ctx *c, struct fn *f, int p, struct loc l,
 		struct loc s;
 
 		if (o->type == X86_OP_MEM && (o->access & CS_AC_WRITE) &&
-		    mem_slot_deep(c, f, p, &o->mem, o->size, &s) && overlaps(s, l)) {
-			*v = def_slot(c, f, p, l, depth);
+		    mem_slot_deep(f, p, &o->mem, o->size, &s) && overlaps(s, l)) {
+			*v = def_slot(c, f, p, l, s, depth);
 			return 1;
 		}
 	}
@@ -1290,7 +1337,7 @@ static struct val seed_value(struct ctx *c, struct fn *f, int i, int family)
 		return at(c, f, i, l, 0);
 	}
 	/* seed48(), lcong48(): the unsigned shorts the argument points at. */
-	switch (addr_of(c, f, i, l, &slot, &addr)) {
+	switch (addr_of(f, i, l, &slot, &addr)) {
 	case 1:
 		for (k = 0; k < fam->nwords; k++) {
 			struct val w;
