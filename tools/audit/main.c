@@ -426,16 +426,27 @@ static const char *const class_names[] = {
 	[CLASS_UNKNOWN] = "unknown",
 };
 
-/* "time+getpid", the sources of an entropy seed. */
-static void sources_text(unsigned sources, char *buf, size_t len)
+/* names[k] for every bit k of mask, joined by sep: "time+getpid". */
+static void names_text(uint32_t mask, const char *(*name)(int), int n,
+		       const char *sep, char *buf, size_t len)
 {
 	int k;
 
 	buf[0] = '\0';
-	for (k = 0; k < SRC_NSOURCES; k++)
-		if (sources & (1u << k))
+	for (k = 0; k < n; k++)
+		if (mask & (1u << k))
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-				 buf[0] ? "+" : "", source_names[k]);
+				 buf[0] ? sep : "", name(k));
+}
+
+static const char *source_name(int k)
+{
+	return source_names[k];
+}
+
+static const char *family_name(int k)
+{
+	return families[k].name;
 }
 
 /* What the report says of a seed besides its class. */
@@ -449,23 +460,12 @@ static void seed_detail(const struct seed_site *s, char *buf, size_t len)
 			snprintf(buf, len, "%s", s->why);
 		break;
 	case CLASS_ENTROPY:
-		sources_text(s->sources, buf, len);
+		names_text(s->sources, source_name, SRC_NSOURCES, "+", buf, len);
 		break;
 	case CLASS_UNKNOWN:
 		snprintf(buf, len, "%s", s->why);
 		break;
 	}
-}
-
-static void imports_text(uint32_t imports, char *buf, size_t len)
-{
-	int k;
-
-	buf[0] = '\0';
-	for (k = 0; k < nfamilies; k++)
-		if (imports & (1u << k))
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-				 buf[0] ? "," : "", families[k].name);
 }
 
 static void print_summary(FILE *out, const struct summary *s, double secs,
@@ -517,7 +517,7 @@ static void print_table(FILE *out, const struct summary *s, double secs, int job
 			fprintf(out, "%-19s  %-*s  %-*s  %-24s  %s\n", "VERDICT",
 				(int)wpath, "FILE", (int)wpkg, "PACKAGE",
 				"FAMILIES", "SEEDS");
-		imports_text(e->r.imports, fams, sizeof(fams));
+		names_text(e->r.imports, family_name, nfamilies, ",", fams, sizeof(fams));
 		fprintf(out, "%-19s  %-*s  %-*s  %-24s", verdict_names[e->r.verdict],
 			(int)wpath, e->path, (int)wpkg,
 			e->package ? e->package : "-", fams);

@@ -59,18 +59,17 @@ static int reg_family(unsigned r)
 	case X86_REG_DIL: case X86_REG_DI: case X86_REG_EDI: case X86_REG_RDI:
 		return R_DI;
 	}
-	if (r >= X86_REG_R8 && r <= X86_REG_R15)
-		return 8 + (r - X86_REG_R8);
-	if (r >= X86_REG_R8B && r <= X86_REG_R15B)
-		return 8 + (r - X86_REG_R8B);
-	if (r >= X86_REG_R8D && r <= X86_REG_R15D)
-		return 8 + (r - X86_REG_R8D);
-	if (r >= X86_REG_R8W && r <= X86_REG_R15W)
-		return 8 + (r - X86_REG_R8W);
-	if (r >= X86_REG_XMM0 && r <= X86_REG_XMM15)
-		return 16 + (r - X86_REG_XMM0);
-	if (r >= X86_REG_YMM0 && r <= X86_REG_YMM15)
-		return 16 + (r - X86_REG_YMM0);
+	/* Runs of 8 or 16 consecutive capstone numbers. */
+	static const struct { unsigned first, last; int family; } runs[] = {
+		{ X86_REG_R8, X86_REG_R15, 8 }, { X86_REG_R8B, X86_REG_R15B, 8 },
+		{ X86_REG_R8D, X86_REG_R15D, 8 }, { X86_REG_R8W, X86_REG_R15W, 8 },
+		{ X86_REG_XMM0, X86_REG_XMM15, 16 }, { X86_REG_YMM0, X86_REG_YMM15, 16 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(runs) / sizeof(runs[0]); k++)
+		if (r >= runs[k].first && r <= runs[k].last)
+			return runs[k].family + (r - runs[k].first);
 	return R_NONE;
 }
 
@@ -717,33 +716,29 @@ static int addr_of(struct fn *f, int i, struct loc l,
 		 */
 		if (in->id == X86_INS_CALL && pc_thunk(f, in) == R_NONE)
 			return 0;
-		if (in->id == X86_INS_PUSH) {
-			struct loc s = l_slot(f->fr[p].sp_base,
-					      f->fr[p].sp_off - o0->size, o0->size);
-
-			if (!f->fr[p].sp_base || !overlaps(s, l))
-				continue;
-			if (o0->type == X86_OP_IMM) {
-				*addr = (uint32_t)o0->imm + add;
-				return 2;
-			}
-			if (op_reg(o0) == R_NONE)
-				return 0;
-			l = l_reg(op_reg(o0));
-			continue;
-		}
-		if (in->id == X86_INS_MOV && o0->type == X86_OP_MEM) {
+		{
+			const cs_x86_op *src;
 			struct loc s;
 
-			if (!mem_slot(f, p, &o0->mem, o0->size, &s) || !overlaps(s, l))
+			if (in->id == X86_INS_PUSH && f->fr[p].sp_base) {
+				s = l_slot(f->fr[p].sp_base,
+					   f->fr[p].sp_off - o0->size, o0->size);
+				src = o0;
+			} else if (in->id == X86_INS_MOV && o0->type == X86_OP_MEM &&
+				   mem_slot(f, p, &o0->mem, o0->size, &s)) {
+				src = o1;
+			} else {
 				continue;
-			if (o1->type == X86_OP_IMM) {
-				*addr = (uint32_t)o1->imm + add;
+			}
+			if (!overlaps(s, l))
+				continue;
+			if (src->type == X86_OP_IMM) {
+				*addr = (uint32_t)src->imm + add;
 				return 2;
 			}
-			if (op_reg(o1) == R_NONE)
+			if (op_reg(src) == R_NONE)
 				return 0;
-			l = l_reg(op_reg(o1));
+			l = l_reg(op_reg(src));
 		}
 	}
 	return 0;
