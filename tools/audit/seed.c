@@ -949,6 +949,19 @@ static struct val operand(struct ctx *c, struct fn *f, int p,
 	}
 }
 
+/* Copies its second operand to its first, widened or not. */
+static int is_move(unsigned id)
+{
+	switch (id) {
+	case X86_INS_MOV: case X86_INS_MOVABS: case X86_INS_MOVZX:
+	case X86_INS_MOVSX: case X86_INS_MOVSXD: case X86_INS_MOVD:
+	case X86_INS_MOVQ: case X86_INS_MOVDQA: case X86_INS_MOVDQU:
+	case X86_INS_MOVAPS: case X86_INS_MOVUPS:
+		return 1;
+	}
+	return 0;
+}
+
 static int same_reg_op(const cs_x86 *x)
 {
 	return x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
@@ -997,19 +1010,9 @@ static struct val def_reg(struct ctx *c, struct fn *f, int p, struct loc l,
 	}
 	if (d0 != l.reg)	/* an implicit write: mul, div, string ops... */
 		return v_unk(in->mnemonic);
-	switch (in->id) {
-	case X86_INS_MOV:
-	case X86_INS_MOVABS:
-	case X86_INS_MOVZX:
-	case X86_INS_MOVSX:
-	case X86_INS_MOVSXD:
-	case X86_INS_MOVD:
-	case X86_INS_MOVQ:
-	case X86_INS_MOVDQA:
-	case X86_INS_MOVDQU:
-	case X86_INS_MOVAPS:
-	case X86_INS_MOVUPS:
+	if (is_move(in->id))
 		return operand(c, f, p, o1, depth);
+	switch (in->id) {
 	case X86_INS_XOR:
 	case X86_INS_SUB:
 	case X86_INS_PXOR:
@@ -1102,18 +1105,11 @@ static struct val def_slot_value(struct ctx *c, struct fn *f, int p,
 	const cs_insn *in = &f->insn[p];
 	const cs_x86 *x = &in->detail->x86;
 
-	switch (in->id) {
-	case X86_INS_PUSH:
+	if (in->id == X86_INS_PUSH)
 		return operand(c, f, p, &x->operands[0], depth);
-	case X86_INS_MOV:
-	case X86_INS_MOVD:
-	case X86_INS_MOVQ:
-	case X86_INS_MOVDQA:
-	case X86_INS_MOVDQU:
-	case X86_INS_MOVAPS:
-	case X86_INS_MOVUPS:
-	case X86_INS_MOVABS:
+	if (is_move(in->id))
 		return operand(c, f, p, &x->operands[1], depth);
+	switch (in->id) {
 	case X86_INS_ADD:
 	case X86_INS_SUB:
 	case X86_INS_XOR:
