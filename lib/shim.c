@@ -47,7 +47,12 @@ int arc4_legacy_lookup(void)
 {
 	const char *v = secure_getenv("ARC4_LEGACY");
 	int s = (v && strcmp(v, "1") == 0) ? ARC4_LEGACY_ON : ARC4_LEGACY_OFF;
+	int listed = s == ARC4_LEGACY_OFF ? arc4_policy_legacy() : 0;
 
+	if (listed < 0)		/* re-entered while reading the policy */
+		return 0;
+	if (listed)
+		s = ARC4_LEGACY_ON;
 	__atomic_store_n(&arc4_legacy_state, s, __ATOMIC_RELAXED);
 	return s == ARC4_LEGACY_ON;
 }

@@ -27,13 +27,16 @@
 #define arc4_unlikely(x)	__builtin_expect(!!(x), 0)
 
 /*
- * ARC4_LEGACY=1 in the environment (ignored in secure-execution mode).
+ * ARC4_LEGACY=1 in the environment (ignored in secure-execution mode), or
+ * the executable listed in the administrator's policy file.
  * Asked on every call of every family, so the settled answer is read
  * inline; the environment is looked at once, by arc4_legacy_lookup().
  */
 enum { ARC4_LEGACY_UNKNOWN, ARC4_LEGACY_OFF, ARC4_LEGACY_ON };
 ARC4_HIDDEN extern int arc4_legacy_state;
 ARC4_HIDDEN int arc4_legacy_lookup(void);
+/* $(SYSCONFDIR)/arc4/legacy.conf lists this executable (policy.c). */
+ARC4_HIDDEN int arc4_policy_legacy(void);
 
 static inline int arc4_legacy(void)
 {

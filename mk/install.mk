@@ -4,8 +4,11 @@
 #
 #   make install      the module (then depmod), libarc4.so.1 with its links,
 #                     libarc4.a, arc4random.h, linux/arc4.h, arc4.pc, the
-#                     man pages and the modules-load.d template
-#   make uninstall    removes exactly what install put there
+#                     man pages, the modules-load.d template, arc4-audit and
+#                     an empty policy file $(SYSCONFDIR)/arc4/legacy.conf
+#                     (kept if there is one)
+#   make uninstall    removes exactly what install put there (the policy
+#                     file only while unedited)
 #   make install-dkms / uninstall-dkms
 #                     the module's sources in $(DKMSDIR)/arc4-$(VERSION),
 #                     for `dkms add/build/install arc4/$(VERSION)`
@@ -21,6 +24,7 @@
 # LDCONFIG=true skips them.
 
 PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
 LIBDIR		?= $(PREFIX)/lib
 INCLUDEDIR	?= $(PREFIX)/include
 DATADIR		?= $(PREFIX)/share
@@ -52,6 +56,8 @@ ARC4_MAN_LINKS	:= arc4random_buf.3:arc4random.3 \
 		   lcong48_deterministic.3:srand48_deterministic.3
 
 ARC4_DKMS_SRC	:= $(DKMSDIR)/arc4-$(ARC4_VERSION)
+# The shim compiles this path in (lib/Makefile's SYSCONFDIR).
+ARC4_POLICY	:= $(SYSCONFDIR)/arc4/legacy.conf
 
 # A path under PREFIX written relative to ${prefix} in arc4.pc.
 arc4_pcpath = $(if $(filter $(PREFIX)/%,$(1)),$${prefix}/$(patsubst $(PREFIX)/%,%,$(1)),$(1))
@@ -73,13 +79,16 @@ define arc4_ldconfig
 endef
 
 .PHONY: install uninstall install-build-module install-build-lib \
+	install-build-tools install-tools uninstall-tools \
+	install-policy uninstall-policy \
 	install-module uninstall-module \
 	install-lib uninstall-lib install-man uninstall-man \
 	install-dkms uninstall-dkms install-autoload uninstall-autoload
 
-install: install-module install-lib install-man
+install: install-module install-lib install-man install-tools install-policy
 
-uninstall: uninstall-module uninstall-lib uninstall-man uninstall-autoload
+uninstall: uninstall-module uninstall-lib uninstall-man uninstall-autoload \
+	uninstall-tools uninstall-policy
 
 # Build what is missing without `make deps` (installing needs no QEMU),
 # with the flags of `make module` so that nothing is rebuilt.
@@ -88,7 +97,11 @@ install-build-module:
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
 
 install-build-lib:
-	$(MAKE) -C $(TOP)/lib
+	$(MAKE) -C $(TOP)/lib SYSCONFDIR=$(SYSCONFDIR)
+
+# arc4-audit needs libelf-dev and libcapstone-dev.
+install-build-tools:
+	$(MAKE) -C $(TOP)/tools TOP=$(TOP)
 
 install-module: install-build-module
 	$(INSTALL) -d $(DESTDIR)$(MODDIR)
@@ -130,7 +143,8 @@ uninstall-lib:
 	$(arc4_ldconfig)
 
 install-man:
-	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man4
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(MANDIR)/man4
 	for p in $(ARC4_MAN); do \
 		s=$${p##*.}; \
 		$(INSTALL) -m 0644 $$p $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
@@ -176,6 +190,34 @@ uninstall-autoload:
 	@f=$(DESTDIR)$(SYSCONFDIR)/modules-load.d/arc4dev.conf; \
 	if cmp -s $(TOP)/packaging/arc4dev.conf $$f; then \
 		echo "rm -f $$f"; rm -f $$f; \
+	elif [ -e $$f ]; then \
+		echo "arc4: $$f was edited; left in place"; \
+	fi
+
+install-tools: install-build-tools
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 0755 $(TOP)/build/tools/arc4-audit $(DESTDIR)$(BINDIR)/arc4-audit
+
+uninstall-tools:
+	rm -f $(DESTDIR)$(BINDIR)/arc4-audit
+
+# Never over the administrator's list; the shim trusts it only while it
+# and its directory are root's and not group- or other-writable.
+install-policy:
+	@f=$(DESTDIR)$(ARC4_POLICY); \
+	if [ -e $$f ]; then \
+		echo "arc4: $$f exists; left as it is"; \
+	else \
+		echo "$(INSTALL) -m 0644 packaging/legacy.conf $$f"; \
+		$(INSTALL) -d -m 0755 $${f%/*} && \
+		$(INSTALL) -m 0644 $(TOP)/packaging/legacy.conf $$f; \
+	fi
+
+# Removed only while it is still ours, unedited.
+uninstall-policy:
+	@f=$(DESTDIR)$(ARC4_POLICY); \
+	if cmp -s $(TOP)/packaging/legacy.conf $$f; then \
+		echo "rm -f $$f"; rm -f $$f; rmdir $${f%/*} 2>/dev/null || true; \
 	elif [ -e $$f ]; then \
 		echo "arc4: $$f was edited; left in place"; \
 	fi

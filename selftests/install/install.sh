@@ -20,13 +20,23 @@ mkdir -p "$work"
 d=$(mktemp -d "$work/destdir.XXXXXX")
 trap 'rm -rf "$work"/destdir.* "$work"/sysroot.* "$work"/multi.*' EXIT
 
+# dkms.sh, this tree's or another's, changes the host's module indexes while
+# it runs: hold its lock, shared, so that the before/after comparison at the
+# end sees none of that.
+exec 8>/run/lock/arc4-dkms.lock
+if ! flock -s -w 900 8; then
+	tap_plan 1
+	tap_fail "make install tests (a DKMS run held the host lock for 900 s)"
+	exit 1
+fi
+
 kver=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' \
 	"${KDIR:-/lib/modules/$(scripts/kver)/build}/include/generated/utsrelease.h" 2>/dev/null)
 version=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' lib/Makefile)
 host_moddep=/lib/modules/$kver/modules.dep
-host_before=$(sha1sum "$host_moddep" 2>/dev/null; ls /usr/local/lib/libarc4* /usr/local/include/arc4random.h 2>/dev/null)
+host_before=$(sha1sum "$host_moddep" 2>/dev/null; ls /usr/local/lib/libarc4* /usr/local/include/arc4random.h /usr/local/bin/arc4-audit /etc/arc4 2>/dev/null)
 
-tap_plan 26
+tap_plan 29
 
 # --- make install DESTDIR=... (PREFIX=/usr/local) -------------------------
 if make -s -C "$top" install DESTDIR="$d" >"$work/install.log" 2>&1; then
@@ -45,14 +55,16 @@ files_are_in_place() {
 		usr/local/lib/pkgconfig/arc4.pc usr/local/share/arc4/arc4dev.conf \
 		usr/local/share/man/man4/arc4.4 usr/local/share/man/man3/arc4random.3 \
 		usr/local/share/man/man3/srand_deterministic.3 \
-		usr/local/share/man/man3/srand48_deterministic.3; do
+		usr/local/share/man/man3/srand48_deterministic.3 \
+		usr/local/bin/arc4-audit usr/local/share/man/man1/arc4-audit.1 \
+		etc/arc4/legacy.conf; do
 		[ -f "$d/$f" ] || missing+=("$f")
 	done
 	[ ${#missing[@]} -eq 0 ] || { echo "missing: ${missing[*]}"; return 1; }
 	[ -x "$u/lib/libarc4.so.$version" ] || { echo "library not executable"; return 1; }
 	[ "$(stat -c %a "$u/include/arc4random.h")" = 644 ] || { echo "header mode"; return 1; }
 }
-tap_check "module, library, headers, arc4.pc, man pages, modules-load.d template installed" files_are_in_place
+tap_check "module, library, headers, arc4.pc, man pages, modules-load.d template, arc4-audit, policy file installed" files_are_in_place
 
 soname_links() {
 	[ "$(readlink "$u/lib/libarc4.so.1")" = "libarc4.so.$version" ] &&
@@ -306,9 +318,31 @@ edited_kept() {
 }
 tap_check "an edited modules-load.d entry is left in place" edited_kept
 
+# --- the policy file ---------------------------------------------------------
+policy=$d/etc/arc4/legacy.conf
+policy_installed() {
+	rm -rf "$d"/etc
+	make -s -C "$top" install-policy DESTDIR="$d" >/dev/null 2>&1 &&
+		cmp -s packaging/legacy.conf "$policy" &&
+		[ "$(stat -c '%a %u' "$policy" "${policy%/*}" | paste -sd' ')" = "644 0 755 0" ] &&
+		[ -z "$(grep -vE '^[[:space:]]*(#|$)' "$policy")" ]
+}
+tap_check "the policy file: only comments, 0644 in a 0755 directory (root's when installed by root)" policy_installed
+policy_not_overwritten() {
+	echo /usr/bin/mawk >>"$policy" &&
+		make -s -C "$top" install DESTDIR="$d" >/dev/null 2>&1 &&
+		[ "$(tail -n1 "$policy")" = /usr/bin/mawk ]
+}
+tap_check "make install keeps an existing policy file" policy_not_overwritten
+policy_edited_kept() {
+	make -s -C "$top" uninstall DESTDIR="$d" >/dev/null 2>&1 && [ -e "$policy" ] &&
+		[ "$(find "$d" ! -type d)" = "$policy" ] && rm -f "$policy"
+}
+tap_check "make uninstall leaves an edited policy file, and only it" policy_edited_kept
+
 host_untouched() {
 	local after
-	after=$(sha1sum "$host_moddep" 2>/dev/null; ls /usr/local/lib/libarc4* /usr/local/include/arc4random.h 2>/dev/null)
+	after=$(sha1sum "$host_moddep" 2>/dev/null; ls /usr/local/lib/libarc4* /usr/local/include/arc4random.h /usr/local/bin/arc4-audit /etc/arc4 2>/dev/null)
 	[ "$after" = "$host_before" ]
 }
 tap_check "the host's modules.dep and /usr/local are as before" host_untouched

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The administrator's policy: $(SYSCONFDIR)/arc4/legacy.conf lists the
+ * executables that keep glibc's deterministic rand families, as under
+ * ARC4_LEGACY=1.  One absolute path a line; blank lines and `#` comments
+ * are ignored.
+ *
+ * The file's path is fixed when the library is built (SYSCONFDIR, default
+ * /etc): nothing in the environment can move it, so no user can point a
+ * program at a list of their own.  It is trusted only when root owns it
+ * and its directory, and neither is writable by group or others; then it
+ * is honoured in set-user-ID programs too (arc4random(3) says why).
+ *
+ * It is read once per process, at the first call of any family
+ * (arc4_legacy_lookup() caches the answer), with system calls alone: no
+ * stdio, no malloc, nothing that can call back into the shim, and errno as
+ * it was.  Its text goes to an anonymous mapping, not the stack: the
+ * first call may come from a signal handler on a small alternate stack.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "shim.h"
+
+#ifndef ARC4_SYSCONFDIR
+#define ARC4_SYSCONFDIR "/etc"
+#endif
+#define POLICY_DIR	ARC4_SYSCONFDIR "/arc4"
+#define POLICY_FILE	POLICY_DIR "/legacy.conf"
+
+enum {
+	POLICY_MAX = 1 << 20,	/* a larger file is not a list of programs */
+	MAX_MESSAGES = 10,	/* then one line says there are more */
+	SCRATCH = 2 * PATH_MAX,	/* the running executable, one line */
+};
+
+static const char deleted[] = " (deleted)";
+
+/* One message on stderr, in one write(): "arc4: FILE[:LINE]: WHAT". */
+static void complain(unsigned line, const char *what)
+{
+	char msg[sizeof(POLICY_FILE) + 160], num[12], *p = msg;
+	int n = 0;
+
+	p = stpcpy(stpcpy(p, "arc4: "), POLICY_FILE);
+	if (line) {
+		do
+			num[n++] = '0' + line % 10;
+		while ((line /= 10) && n < (int)sizeof(num));
+		*p++ = ':';
+		while (n > 0)
+			*p++ = num[--n];
+	}
+	p = stpcpy(stpcpy(p, ": "), what);
+	*p++ = '\n';
+	if (write(2, msg, p - msg) < 0)
+		return;		/* nowhere to say it */
+}
+
+/* Root's, and nobody else can change it. */
+static int trusted(const struct stat *st)
+{
+	return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Open close-on-exec, never as descriptor 0, 1 or 2. */
+static int open_high(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), hi;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return hi;
+}
+
+/*
+ * The running executable: /proc/self/exe's target (resolved, so symlinks
+ * to the program do not matter), without the " (deleted)" the kernel adds
+ * when the file was replaced since exec (a package upgrade), and its
+ * inode.  0 if neither can be had (no /proc in a chroot): nothing matches.
+ */
+static int self_exe(char *path, size_t len, struct stat *st, int *have_st)
+{
+	ssize_t n = readlink("/proc/self/exe", path, len - 1);
+	size_t dl = sizeof(deleted) - 1;
+
+	*have_st = stat("/proc/self/exe", st) == 0;
+	if (n <= 0) {
+		path[0] = '\0';
+		return *have_st;
+	}
+	path[n] = '\0';
+	if ((size_t)n > dl && strcmp(path + n - dl, deleted) == 0)
+		path[n - dl] = '\0';
+	return 1;
+}
+
+/*
+ * Line p[0..len) of the file, blanks and comments trimmed, into buf.
+ * 1 for a path, 0 for nothing, -1 for a bad line (*why says what).
+ */
+static int policy_line(const char *p, size_t len, char *buf, const char **why)
+{
+	size_t i, end;
+
+	while (len > 0 && (*p == ' ' || *p == '\t'))
+		p++, len--;
+	/* a comment: `#` first, or after a blank */
+	for (end = 0; end < len; end++)
+		if (p[end] == '#' && (end == 0 || p[end - 1] == ' ' || p[end - 1] == '\t'))
+			break;
+	while (end > 0 && (p[end - 1] == ' ' || p[end - 1] == '\t' || p[end - 1] == '\r'))
+		end--;
+	if (end == 0)
+		return 0;
+	if (p[0] != '/') {
+		*why = "not an absolute path; line ignored";
+		return -1;
+	}
+	if (end >= PATH_MAX) {
+		*why = "path too long; line ignored";
+		return -1;
+	}
+	for (i = 0; i < end; i++)
+		if (p[i] == '\0') {
+			*why = "a NUL byte in the line; line ignored";
+			return -1;
+		}
+	memcpy(buf, p, end);
+	buf[end] = '\0';
+	return 1;
+}
+
+/* Does the list in text[0..size) name the running executable? */
+static int policy_match(const char *text, size_t size, char *scratch)
+{
+	char *exe = scratch, *line = scratch + PATH_MAX;
+	struct stat self, st;
+	unsigned lineno = 0, complaints = 0;
+	int have_st;
+	size_t off = 0;
+
+	if (!self_exe(exe, PATH_MAX, &self, &have_st))
+		return 0;
+	while (off < size) {
+		const char *p = text + off, *nl = memchr(p, '\n', size - off);
+		size_t len = nl ? (size_t)(nl - p) : size - off;
+		const char *why = NULL;
+		int r;
+
+		off += len + 1;
+		lineno++;
+		r = policy_line(p, len, line, &why);
+		if (r < 0 && complaints++ < MAX_MESSAGES)
+			complain(lineno, why);
+		else if (r < 0 && complaints == MAX_MESSAGES + 1)
+			complain(0, "more bad lines; not reported");
+		if (r <= 0)
+			continue;
+		/* The same path, or another name (a link) of the same file. */
+		if ((exe[0] && strcmp(line, exe) == 0) ||
+		    (have_st && stat(line, &st) == 0 && st.st_dev == self.st_dev &&
+		     st.st_ino == self.st_ino))
+			return 1;
+	}
+	return 0;
+}
+
+static int policy_read(void)
+{
+	struct stat st, dir;
+	char *scratch, *text;
+	size_t len, got = 0;
+	int fd, match;
+
+	fd = open_high(POLICY_FILE);
+	if (fd < 0)
+		return 0;	/* no policy: the usual case */
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    stat(POLICY_DIR, &dir) != 0) {
+		close(fd);
+		return 0;
+	}
+	if (!trusted(&st) || !trusted(&dir)) {
+		complain(0, trusted(&st) ? "ignored: its directory is not root's alone"
+			 : "ignored: not owned by root, or writable by group or others");
+		close(fd);
+		return 0;
+	}
+	if (st.st_size > POLICY_MAX) {
+		complain(0, "ignored: larger than 1 MiB");
+		close(fd);
+		return 0;
+	}
+	/*
+	 * Read into anonymous memory, not a mapping of the file: an admin
+	 * truncating it while we read would turn a mapping into SIGBUS.
+	 */
+	len = SCRATCH + st.st_size + 1;
+	scratch = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (scratch == MAP_FAILED) {
+		close(fd);
+		return 0;
+	}
+	text = scratch + SCRATCH;
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, text + got, st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	match = policy_match(text, got, scratch);
+	munmap(scratch, len);
+	return match;
+}
+
+/*
+ * 1 if the policy lists this executable, 0 if not, -1 when re-entered on
+ * this thread while reading it (a hook on open() or read() that calls
+ * rand(), a signal handler): the caller decides nothing for now.
+ */
+int arc4_policy_legacy(void)
+{
+	static __thread int busy __attribute__((tls_model("initial-exec")));
+	int saved = errno, r;
+
+	if (busy)
+		return -1;
+	busy = 1;
+	r = policy_read();
+	busy = 0;
+	errno = saved;
+	return r;
+}

@@ -1,0 +1,216 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# policy.sh: the policy file, $(SYSCONFDIR)/arc4/legacy.conf.  A program it
+# lists gets glibc's rand() (the oracle: the same program without the
+# shim); a program it does not list, or any program when the file is not
+# root's alone, gets strong rand().  Runs a test build of the shim whose
+# SYSCONFDIR is build/selftests/audit/policy/etc; the production library
+# reads /etc, which this test never touches.  Prints TAP.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+. selftests/install/tap.sh
+
+P=$top/build/selftests/audit/policy
+lib=$P/libarc4.so.1
+etc=$P/etc
+conf=$etc/arc4/legacy.conf
+work=$(mktemp -d "$top/build/selftests/audit/policy-test.XXXXXX")
+chmod 755 "$work"
+trap 'rm -rf "$work" "$etc"' EXIT
+
+if [ ! -x "$P/prog" ] || [ ! -f "$lib" ]; then
+	tap_plan 1
+	tap_fail "the test shim and program are built (make)"
+	exit 1
+fi
+tap_plan 20
+
+prog=$work/prog
+cp "$P/prog" "$prog"
+glibc=$("$prog")	# glibc's own srand(1): the oracle
+
+# policy MODE LINE...: write the file (root's, MODE) in a root-only directory.
+policy() {
+	local mode=$1
+	shift
+	rm -rf "$etc"
+	mkdir -p "$etc/arc4"
+	chmod 755 "$etc" "$etc/arc4"
+	printf '%s\n' "$@" >"$conf"
+	chmod "$mode" "$conf"
+}
+run() { LD_PRELOAD=$lib "$@" 2>"$work/stderr"; }
+# legacy PROG...: glibc's sequence, errno kept, nothing on stderr.
+legacy() {
+	local out
+	out=$(run "$@") || { echo "exit status"; return 1; }
+	[ "$out" = "$glibc" ] || { echo "got '$out', glibc '$glibc'"; return 1; }
+	[ ! -s "$work/stderr" ] || { echo "stderr: $(cat "$work/stderr")"; return 1; }
+}
+# strong PROG...: neither glibc's sequence nor a repeat.  (errno is not
+# checked here: the strong path's refill is issue 11's.)
+strong() {
+	local a b
+	a=$(run "$@") && b=$(run "$@") || { echo "exit status"; return 1; }
+	a=${a% errno-changed} b=${b% errno-changed}
+	[ "$a" != "${glibc}" ] && [ "$a" != "$b" ] || { echo "replays: '$a' '$b' (glibc '$glibc')"; return 1; }
+}
+
+production_path() {
+	local prod test
+	prod=$(strings "$top/lib/libarc4.so.1") test=$(strings "$lib")
+	grep -qx /etc/arc4/legacy.conf <<<"$prod" && ! grep -q "$P" <<<"$prod" &&
+		grep -qx "$conf" <<<"$test"
+}
+tap_check "the production shim reads /etc/arc4/legacy.conf, this test build $conf" production_path
+
+rm -rf "$etc"
+tap_check "no policy file: srand(1) is ignored, rand() strong" strong "$prog"
+
+policy 644 "$prog"
+tap_check "listed (root's, 0644): glibc's sequence, errno unchanged, nothing said" legacy "$prog"
+
+policy 644 "# programs that replay" "" "/nonexistent/prog" "   $prog   # mine" "/usr/bin/other"
+tap_check "comments, blank lines, blanks around the path; a missing file's line (errno kept)" legacy "$prog"
+
+policy 644 "/usr/bin/true"
+tap_check "another program listed: this one stays strong" strong "$prog"
+
+ln -s "$prog" "$work/link"
+policy 644 "$work/link"
+tap_check "listed by a symbolic link to the program: the same file" legacy "$prog"
+
+policy 644 "$prog"
+tap_check "run through a symbolic link, the program listed: /proc/self/exe is resolved" legacy "$work/link"
+
+ln "$prog" "$work/hardlink"
+policy 644 "$work/hardlink"
+tap_check "listed under another hard link: the same inode" legacy "$prog"
+
+# The program is replaced (a package upgrade) after it started and before
+# its first rand(): /proc/self/exe then ends in " (deleted)".
+replaced() {
+	local out
+	policy 644 "$prog"
+	mkfifo "$work/go"
+	LD_PRELOAD=$lib "$prog" wait <"$work/go" >"$work/out" 2>"$work/stderr" &
+	local pid=$!
+	exec 9>"$work/go"
+	sleep 0.2
+	cp "$P/prog" "$prog.new" && mv -f "$prog.new" "$prog"
+	echo go >&9
+	exec 9>&-
+	wait "$pid" || { echo "exit status"; return 1; }
+	out=$(cat "$work/out")
+	[ "$out" = "$glibc" ] || { echo "got '$out', glibc '$glibc'"; return 1; }
+}
+tap_check "the program file replaced while it runs: still listed by its path" replaced
+
+policy 664 "$prog"
+ignored_with_message() {
+	strong "$prog" || return 1
+	[ "$(grep -c "arc4: $conf: ignored" "$work/stderr")" = 1 ] || { cat "$work/stderr"; return 1; }
+}
+tap_check "group-writable: ignored, with one message" ignored_with_message
+
+policy 646 "$prog"
+tap_check "writable by others: ignored" ignored_with_message
+
+policy 644 "$prog"
+chmod 775 "$etc/arc4"
+tap_check "its directory group-writable: ignored" ignored_with_message
+
+not_root() {
+	[ "$(id -u)" = 0 ] || { echo "SKIP"; return 0; }
+	policy 644 "$prog"
+	chown 65534 "$conf"
+	ignored_with_message
+}
+if [ "$(id -u)" = 0 ]; then
+	tap_check "owned by another user: ignored" not_root
+else
+	tap_skip "owned by another user: ignored" "not root: cannot make a root-owned file to compare"
+fi
+
+bad_lines() {
+	local long
+	long=/$(head -c 5000 /dev/zero | tr '\0' x)
+	policy 644 "relative/path" "$long" "no-slash # with a comment" "$prog"
+	legacy "$prog" 2>/dev/null
+	run "$prog" >/dev/null
+	[ "$(wc -l <"$work/stderr")" = 3 ] &&
+		grep -q ":1: not an absolute path; line ignored" "$work/stderr" &&
+		grep -q ":2: path too long; line ignored" "$work/stderr" &&
+		grep -q ":3: not an absolute path; line ignored" "$work/stderr" ||
+		{ echo "stderr: $(cut -c1-100 "$work/stderr")"; return 1; }
+}
+tap_check "bad lines: one message each, skipped; the good line still counts" bad_lines
+
+many_bad_lines() {
+	policy 644 $(seq 1 500) "$prog"
+	[ "$(run "$prog")" = "$glibc" ] && [ "$(wc -l <"$work/stderr")" = 11 ] ||
+		{ echo "$(wc -l <"$work/stderr") messages"; return 1; }
+}
+tap_check "500 bad lines: ten messages and one that says there are more" many_bad_lines
+
+binary_junk() {
+	rm -rf "$etc"
+	mkdir -p "$etc/arc4"
+	head -c 65536 /dev/urandom >"$conf"
+	printf '\n%s\n' "$prog" >>"$conf"
+	chmod 644 "$conf"
+	[ "$(run "$prog")" = "$glibc" ]
+}
+tap_check "random bytes before the good line: no crash, still listed" binary_junk
+
+fifo_no_hang() {
+	rm -rf "$etc"
+	mkdir -p "$etc/arc4"
+	mkfifo "$conf"
+	timeout 10 env LD_PRELOAD="$lib" "$prog" >/dev/null 2>&1
+}
+tap_check "a FIFO at the path: not opened for long, not a hang" fifo_no_hang
+
+read_once() {
+	command -v strace >/dev/null || { echo "no strace"; return 1; }
+	policy 644 "/usr/bin/true"
+	LD_PRELOAD=$lib strace -f -e trace=openat,open -o "$work/strace" "$prog" >/dev/null 2>&1
+	[ "$(grep -c "legacy.conf" "$work/strace")" = 1 ] || { grep legacy.conf "$work/strace"; return 1; }
+}
+tap_check "1003 calls open the policy file once" read_once
+
+rm -rf "$etc"
+env_still_works() {
+	local out
+	out=$(ARC4_LEGACY=1 LD_PRELOAD=$lib "$prog")
+	[ "$out" = "$glibc" ]
+}
+tap_check "ARC4_LEGACY=1 without a policy file: glibc's sequence" env_still_works
+
+# Set-user-ID: the environment is the user's and is ignored; the policy
+# file is root's and is honoured (arc4random(3)).
+setuid_run() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups env ARC4_LEGACY=1 "$work/suid" 2>/dev/null
+}
+setuid_policy() {
+	local a b
+	cp "$P/prog-linked" "$work/suid"
+	chmod 4755 "$work/suid"
+	rm -rf "$etc"
+	a=$(setuid_run) && b=$(setuid_run) || { echo "cannot run"; return 1; }
+	[ "$a" != "$glibc" ] && [ "$a" != "$b" ] || { echo "ARC4_LEGACY=1 honoured set-user-ID: $a"; return 1; }
+	policy 644 "$work/suid"
+	a=$(setuid_run)
+	[ "$a" = "$glibc" ] || { echo "policy not honoured set-user-ID: $a"; return 1; }
+}
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+	tap_skip "set-user-ID: ARC4_LEGACY ignored, the policy file honoured" "needs root and setpriv"
+elif findmnt -no OPTIONS -T "$work" | grep -qw nosuid; then
+	tap_skip "set-user-ID: ARC4_LEGACY ignored, the policy file honoured" "$work is on a nosuid mount"
+else
+	tap_check "set-user-ID: ARC4_LEGACY ignored, the policy file honoured" setuid_policy
+fi
+
+tap_done
