@@ -16,8 +16,8 @@
 /*
  * Keystream is produced this many bytes at a time into a buffer on the
  * caller's stack: two runs of the AVX2 code's eight blocks per trip
- * through the SIMD glue and copy_to_user().  Twice the old 512 bytes made
- * large reads 6% cheaper; twice again would break the 2 KiB frame limit.
+ * through the SIMD glue and copy_to_user().  Twice this would break the
+ * kernel's 2 KiB stack frame limit.
  */
 #define ARC4_CHUNK		(16 * CHACHA_BLOCK_SIZE)
 
