@@ -8,16 +8,38 @@
  */
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/types.h>
 
+#include <linux/arc4.h>
+
 uint32_t arc4random(void);
+
+/*
+ * ARC4_HOOK_RAISE=N: draw nothing; instead the ioctl that seeds a
+ * deterministic stream raises signal N first, so its handler runs while
+ * the shim is inside srand_deterministic() or a refill, every time.
+ */
+static int raise_sig(void)
+{
+	static int sig = -1;
+
+	if (sig < 0) {
+		const char *s = getenv("ARC4_HOOK_RAISE");
+
+		sig = s ? atoi(s) : 0;
+	}
+	return sig;
+}
 
 static void poke(void)
 {
+	if (raise_sig())
+		return;
 	(void)rand();
 	(void)arc4random();
 }
@@ -60,6 +82,8 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
+	if (raise_sig() && req == ARC4_IOC_SEED)
+		raise(raise_sig());
 	poke();
 	return NEXT(ioctl)(fd, req, arg);
 }
