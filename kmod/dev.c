@@ -46,7 +46,12 @@ static int arc4_dev_open(struct inode *inode, struct file *file)
 			return ret;
 	}
 
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	/*
+	 * Charged to the opener's memory cgroup: a user who opens many
+	 * descriptors, in many processes, pays for the streams from the
+	 * cgroup's memory.max as for the struct files.
+	 */
+	s = kmalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return -ENOMEM;
 	arc4_stream_init(s);
