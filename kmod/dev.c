@@ -11,6 +11,7 @@
  */
 
 #include <linux/fs.h>
+#include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -45,7 +46,12 @@ static int arc4_dev_open(struct inode *inode, struct file *file)
 			return ret;
 	}
 
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	/*
+	 * Charged to the opener's memory cgroup: a user who opens many
+	 * descriptors, in many processes, pays for the streams from the
+	 * cgroup's memory.max as for the struct files.
+	 */
+	s = kmalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return -ENOMEM;
 	arc4_stream_init(s);
@@ -200,20 +206,45 @@ static void arc4_dev_sync_pos_mode(struct file *file)
 	spin_unlock(&file->f_lock);
 }
 
+/*
+ * SEED and STRONG start a new stream at position 0, so they take the
+ * position lock the VFS holds across a deterministic read of a shared
+ * file: a read in flight ends, and writes its end position back, before
+ * the stream changes.  Without the lock that write-back lands after the
+ * reset and the new stream starts where the old read ended.  A reader
+ * holds the lock for as long as userspace stalls its copy (a userfaultfd
+ * or FUSE page), so the wait is killable.  Not interruptible: SEED and
+ * STRONG never fail for a caught signal, so no caller has to retry them.
+ */
+static int arc4_dev_new_stream(struct file *file,
+			       const struct arc4_seed *seed)
+{
+	int ret;
+
+	ret = mutex_lock_killable(&file->f_pos_lock);
+	if (ret)
+		return ret;
+	if (seed)
+		arc4_stream_seed(file->private_data, seed->key, seed->nonce);
+	else
+		arc4_stream_strong(file->private_data);
+	vfs_setpos(file, 0, OFFSET_MAX);
+	arc4_dev_sync_pos_mode(file);
+	mutex_unlock(&file->f_pos_lock);
+	return 0;
+}
+
 static long arc4_dev_seed(struct file *file, void __user *arg)
 {
 	struct arc4_seed seed;
-	long ret = 0;
+	long ret;
 
-	if (copy_from_user(&seed, arg, sizeof(seed))) {
+	if (copy_from_user(&seed, arg, sizeof(seed)))
 		ret = -EFAULT;
-	} else if (seed.flags) {
+	else if (seed.flags)
 		ret = -EINVAL;
-	} else {
-		arc4_stream_seed(file->private_data, seed.key, seed.nonce);
-		vfs_setpos(file, 0, OFFSET_MAX);
-		arc4_dev_sync_pos_mode(file);
-	}
+	else
+		ret = arc4_dev_new_stream(file, &seed);
 	/* The seed is key material too. */
 	memzero_explicit(&seed, sizeof(seed));
 	return ret;
@@ -239,10 +270,7 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
 	case ARC4_IOC_SEED:
 		return arc4_dev_seed(file, (void __user *)arg);
 	case ARC4_IOC_STRONG:
-		arc4_stream_strong(s);
-		vfs_setpos(file, 0, OFFSET_MAX);
-		arc4_dev_sync_pos_mode(file);
-		return 0;
+		return arc4_dev_new_stream(file, NULL);
 	case ARC4_IOC_RESEED:
 		return arc4_stream_reseed(s);
 	case ARC4_IOC_GET_INFO:

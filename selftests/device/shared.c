@@ -2,7 +2,9 @@
 /*
  * One file shared by several threads: a strong read never waits for another
  * reader of the same file, and deterministic reads stay whole (each one
- * starts where the one before it ended, as on a regular file).
+ * starts where the one before it ended, as on a regular file).  SEED and
+ * STRONG wait for a deterministic read in flight, so the new stream starts
+ * at 0 whatever the old read did, and a process stuck waiting can be killed.
  *
  * A reader is stalled for as long as the test likes by reading into memory
  * registered with userfaultfd: its copy_to_user() waits for the fault to be
@@ -13,8 +15,11 @@
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "kselftest_harness.h"
@@ -62,6 +67,105 @@ static int reader_wait(struct reader *r, int ms)
 	while (!reader_done(r) && ms-- > 0)
 		nanosleep(&tick, NULL);
 	return reader_done(r);
+}
+
+/* A thread that issues one ARC4_IOC_SEED or ARC4_IOC_STRONG. */
+struct seeder {
+	int fd;
+	unsigned long cmd;
+	struct arc4_seed seed;
+	pid_t tid;
+	int ret;
+	int done;		/* set when ioctl() returned */
+	pthread_t thread;
+};
+
+static void *seeder_main(void *arg)
+{
+	struct seeder *s = arg;
+
+	__atomic_store_n(&s->tid, gettid(), __ATOMIC_RELEASE);
+	s->ret = ioctl(s->fd, s->cmd, &s->seed);
+	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int seeder_start(struct seeder *s, int fd, unsigned long cmd,
+			const uint8_t key[32], uint64_t nonce)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->cmd = cmd;
+	memcpy(s->seed.key, key, sizeof(s->seed.key));
+	s->seed.nonce = nonce;
+	return pthread_create(&s->thread, NULL, seeder_main, s);
+}
+
+/*
+ * 1 if task tid of process pid sleeps inside ioctl(): /proc says "running"
+ * for a task on a CPU or runnable, the system call's number and arguments
+ * for one that sleeps in it.
+ */
+static int sleeps_in_ioctl(pid_t pid, pid_t tid)
+{
+	char path[64], buf[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10) == SYS_ioctl;
+}
+
+/*
+ * Wait up to 10 s for the seeder to either return or sleep inside its
+ * ioctl(); 1 if it sleeps there.  The wait ends on an event, not a timer:
+ * on a slow machine it only takes longer.
+ */
+static int seeder_wait_blocked(struct seeder *s)
+{
+	struct timespec tick = { 0, 1000000 };
+	int ms = 10000;
+	pid_t tid;
+
+	for (; ms > 0; ms--) {
+		if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
+			return 0;
+		tid = __atomic_load_n(&s->tid, __ATOMIC_ACQUIRE);
+		if (tid && sleeps_in_ioctl(getpid(), tid))
+			return 1;
+		nanosleep(&tick, NULL);
+	}
+	return 0;
+}
+
+/* The file position as /proc shows it, for a strong file lseek() refuses. */
+static long long fdinfo_pos(int fd)
+{
+	char path[64], buf[256];
+	long long pos = -1;
+	ssize_t n;
+	int ifd;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	ifd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ifd < 0)
+		return -1;
+	n = read(ifd, buf, sizeof(buf) - 1);
+	close(ifd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "pos: %lld", &pos) != 1)
+		return -1;
+	return pos;
 }
 
 FIXTURE(shared) {
@@ -189,6 +293,119 @@ TEST_F(shared, returning_to_strong_mode_drops_the_position_lock)
 	release_reader(_metadata, self, &stalled);
 	EXPECT_EQ(0, pthread_join(small.thread, NULL));
 	EXPECT_TRUE(returned);
+}
+
+/*
+ * A read of the old stream is stalled after SMALL_LEN bytes of it were
+ * read; SEED comes from another thread, then the read goes on.  The read
+ * keeps its old bytes, and the new stream still starts at 0: the read's
+ * end position must not land after the SEED's reset.
+ */
+TEST_F(shared, a_seed_waits_for_the_deterministic_read_in_flight)
+{
+	uint8_t key2[32], buf[SMALL_LEN], want[STALL_LEN];
+	uint64_t nonce2 = random_u64();
+	struct reader stalled;
+	struct seeder seeder;
+	int blocked;
+
+	random_fill(key2, sizeof(key2));
+	ASSERT_EQ(0, arc4_seed(self->fd, self->key, self->nonce));
+	ASSERT_EQ(SMALL_LEN, read(self->fd, buf, sizeof(buf)));
+	stall_reader(_metadata, self, &stalled);
+	ASSERT_EQ(0, seeder_start(&seeder, self->fd, ARC4_IOC_SEED, key2,
+				  nonce2));
+	blocked = seeder_wait_blocked(&seeder);
+	release_reader(_metadata, self, &stalled);
+	ASSERT_EQ(0, pthread_join(seeder.thread, NULL));
+	EXPECT_TRUE(blocked) TH_LOG("SEED returned during a read in flight");
+	ASSERT_EQ(0, seeder.ret);
+	/* The stalled read is whole, and all of the old stream. */
+	ASSERT_EQ(STALL_LEN, stalled.ret);
+	ASSERT_EQ(0, ref_keystream(self->key, self->nonce, SMALL_LEN, want,
+				   STALL_LEN));
+	EXPECT_EQ(0, memcmp(want, self->stall, STALL_LEN));
+	/* The new seed's stream starts at 0. */
+	EXPECT_EQ(0, lseek(self->fd, 0, SEEK_CUR))
+		TH_LOG("the new stream starts after the old read's end");
+	ASSERT_EQ(SMALL_LEN, read(self->fd, buf, sizeof(buf)));
+	ASSERT_EQ(0, ref_keystream(key2, nonce2, 0, want, SMALL_LEN));
+	EXPECT_EQ(0, memcmp(want, buf, SMALL_LEN));
+}
+
+TEST_F(shared, strong_waits_for_the_deterministic_read_in_flight)
+{
+	uint8_t buf[SMALL_LEN];
+	struct reader stalled;
+	struct seeder seeder;
+	struct arc4_info info;
+	int blocked;
+
+	ASSERT_EQ(0, arc4_seed(self->fd, self->key, self->nonce));
+	ASSERT_EQ(SMALL_LEN, read(self->fd, buf, sizeof(buf)));
+	stall_reader(_metadata, self, &stalled);
+	ASSERT_EQ(0, seeder_start(&seeder, self->fd, ARC4_IOC_STRONG,
+				  self->key, 0));
+	blocked = seeder_wait_blocked(&seeder);
+	release_reader(_metadata, self, &stalled);
+	ASSERT_EQ(0, pthread_join(seeder.thread, NULL));
+	EXPECT_TRUE(blocked) TH_LOG("STRONG returned during a read in flight");
+	ASSERT_EQ(0, seeder.ret);
+	ASSERT_EQ(STALL_LEN, stalled.ret);
+	ASSERT_EQ(0, arc4_info(self->fd, &info));
+	EXPECT_EQ(ARC4_MODE_STRONG, info.mode);
+	/* A strong file has no position to seek; /proc still shows f_pos. */
+	EXPECT_EQ(0, fdinfo_pos(self->fd))
+		TH_LOG("the old read's end position outlived STRONG");
+}
+
+/*
+ * SEED from a second process sharing the file waits for the stalled read;
+ * SIGKILL ends that wait, and the seed it never applied changes nothing.
+ */
+TEST_F(shared, a_seed_waiting_for_a_stalled_read_can_be_killed)
+{
+	struct timespec tick = { 0, 1000000 };
+	uint8_t buf[SMALL_LEN], want[SMALL_LEN];
+	int blocked = 0, dead = 0, status = 0, ms;
+	struct reader stalled;
+	pid_t pid;
+
+	ASSERT_EQ(0, arc4_seed(self->fd, self->key, self->nonce));
+	stall_reader(_metadata, self, &stalled);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(arc4_seed(self->fd, self->key, self->nonce + 1) ? 1 : 0);
+	for (ms = 10000; ms > 0 && !blocked; ms--) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			dead = 1;
+			break;
+		}
+		blocked = sleeps_in_ioctl(pid, pid);
+		if (!blocked)
+			nanosleep(&tick, NULL);
+	}
+	if (blocked) {
+		kill(pid, SIGKILL);
+		for (ms = 10000; ms > 0 && !dead; ms--) {
+			dead = waitpid(pid, &status, WNOHANG) == pid;
+			if (!dead)
+				nanosleep(&tick, NULL);
+		}
+	}
+	release_reader(_metadata, self, &stalled);
+	if (!dead)
+		waitpid(pid, &status, 0);
+	ASSERT_TRUE(blocked) TH_LOG("SEED did not wait for the read in flight");
+	ASSERT_TRUE(dead) TH_LOG("SIGKILL did not end SEED's wait");
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	/* The old stream goes on after the stalled read. */
+	ASSERT_EQ(STALL_LEN, stalled.ret);
+	ASSERT_EQ(SMALL_LEN, read(self->fd, buf, sizeof(buf)));
+	ASSERT_EQ(0, ref_keystream(self->key, self->nonce, STALL_LEN, want,
+				   sizeof(want)));
+	EXPECT_EQ(0, memcmp(want, buf, sizeof(buf)));
 }
 
 TEST_HARNESS_MAIN
