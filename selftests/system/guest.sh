@@ -172,10 +172,10 @@ bare() {
 }
 mawk1="mawk 'BEGIN { srand(1); print rand() }'"
 mawk3="mawk 'BEGIN { srand(1); print rand(), rand(), rand() }'"
-runs() { local k; for k in 1 2 3; do bash -c "$1" 2>>"$work/err"; done; }
+runs() { local _; for _ in 1 2 3; do bash -c "$1" 2>>"$work/err"; done; }
 
 glibc=$(bare "$mawk3")
-tap_diag "$mawk1, 3 runs without the shim: $(for k in 1 2 3; do bare "$mawk1"; done | tr '\n' ' ')"
+tap_diag "$mawk1, 3 runs without the shim: $(for _ in 1 2 3; do bare "$mawk1"; done | tr '\n' ' ')"
 tap_diag "$mawk1, 3 runs under the shim: $(runs "$mawk1" | tr '\n' ' ')"
 
 without_shim() {
@@ -227,8 +227,8 @@ census() {
 	[ -n "$a" ] && [ "$a" = "$b" ] || { echo "no replay without the shim: '$a' '$b'"; return 1; }
 	echo "without the shim: $a"
 	if [ "$want" = varies ]; then
-		b=$(for k in 1 2 3 4 5 6 7 8; do bash -c "$cmd"; done)
-		echo "under the shim:   $(echo $b)"
+		b=$(for _ in 1 2 3 4 5 6 7 8; do bash -c "$cmd"; done)
+		echo "under the shim:   $(tr '\n' ' ' <<<"$b")"
 		[ "$(sort -u <<<"$b" | wc -l)" -gt 1 ]
 		return
 	fi
