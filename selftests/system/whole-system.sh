@@ -30,7 +30,7 @@ cd "$top" || exit 1
 . selftests/install/tap.sh
 
 case "${1:-}" in
--h | --help) sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+-h | --help) sed -n '4,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 esac
 if [ "$(id -u)" -ne 0 ]; then
 	tap_plan 1
