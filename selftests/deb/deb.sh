@@ -72,7 +72,11 @@ snapshot() {
 
 base=$(selftests/deb/tree.sh) || { tap_plan 1; tap_fail "the bookworm tree (selftests/deb/tree.sh)"; exit 1; }
 kver=$(scripts/kver --root "$base") || { tap_plan 1; tap_fail "a kernel in $base"; exit 1; }
+# tree.sh's lock, shared: no rebuild of the tree while it is copied.
+exec 8>"${base%/*}/deb-bookworm.lock"
+flock -s 8
 cp -a "$base" "$root" || { tap_plan 1; tap_fail "copy of $base"; exit 1; }
+exec 8>&-
 # vm-run's mount points for the checkout, made now so that they are in
 # both snapshots.
 mkdir -p "$root$top"

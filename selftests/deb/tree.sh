@@ -47,8 +47,9 @@ if fresh; then
 	exit 0
 fi
 
-# The mirror: release-tree's rule, read from its source.
-uri=${ARC4_MIRROR:-$(ARC4_CACHE=/nonexistent bash -c "
+# The archive: release-tree's mirror(), taken from its source so that the
+# two never disagree.
+uri=${ARC4_MIRROR:-$(bash -c "
 	die() { echo \"\$*\" >&2; exit 1; }
 	$(sed -n '/^mirror() {/,/^}/p' "$top/scripts/release-tree")
 	mirror")} || die "no archive URI"
