@@ -6,7 +6,9 @@
 #                   debian/, with `dpkg-buildpackage -us -uc -b`, into
 #                   build/deb/; then lintian on them (build/deb/lintian.txt)
 #   make test-deb   selftests/deb: the packages installed into a fresh
-#                   bookworm root tree, booted in the test VM, purged
+#                   root tree of this release, booted in the test VM,
+#                   purged; then the same for each of TEST_RELEASES
+#                   (trixie), with packages built in that release's tree
 #
 # The build runs in build/deb/arc4-VERSION, a copy of the checkout (the
 # files git tracks or would track, so also uncommitted changes), so that
@@ -48,4 +50,7 @@ deb:
 		fi
 
 test-deb: deb
-	@selftests/deb/deb.sh
+	@rc=0; selftests/deb/deb.sh || rc=1; \
+	for r in $(TEST_RELEASES); do \
+		selftests/deb/deb.sh --release $$r || rc=1; \
+	done; exit $$rc

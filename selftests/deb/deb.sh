@@ -1,28 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# deb.sh: the Debian packages of `make deb` (build/deb/*.deb) on a fresh
-# Debian 12 system.  A copy of the bookworm tree of selftests/deb/tree.sh
-# gets them with `apt-get install ./*.deb` (in a chroot, the dependencies
-# from the archive, DKMS building arc4dev for the tree's kernel); the test
-# VM boots that copy (scripts/vm-run with VM_ROOT) and runs guest.sh:
-# modprobe loads the DKMS build, /dev/arc4 reads, a program built with
-# pkg-config links libarc4 and runs strong and deterministic, the man pages
-# open; then `apt-get purge` (and autoremove) must leave the tree as it was
-# before the install, file for file.  Never touches the host's own system.
-# Needs root and the archive.  Prints TAP.
+# deb.sh [--release RELEASE]: the Debian packages on a fresh Debian system.
+# A copy of the tree of selftests/deb/tree.sh RELEASE (default the host's,
+# bookworm) gets them with `apt-get install ./*.deb` (in a chroot, missing
+# dependencies from the archive, DKMS building arc4dev for the tree's
+# kernel); the test VM boots that copy (scripts/vm-run with VM_ROOT) and
+# runs guest.sh: modprobe loads the DKMS build, /dev/arc4 reads, a program
+# built with pkg-config links libarc4 and runs strong and deterministic,
+# the man pages open; then `apt-get purge` (and autoremove) must leave the
+# tree as it was before the install, file for file.  The packages are
+# those of `make deb` (build/deb/*.deb) for the host's release; for another
+# (trixie) they are built in the copy first, with dpkg-buildpackage from
+# the checkout's files.  Never touches the host's own system.  Needs root
+# and the archive.  Prints TAP.
 #
-#   selftests/deb/deb.sh [--help]
-#
-# ARC4_DEB_KEEP=1 keeps the copy (build/selftests/deb/root) for a look.
+# ARC4_DEB_KEEP=1 keeps the copy (build/selftests/deb/RELEASE/root).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
-case "${1:-}" in
--h | --help) sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-"") ;;
-*) echo "deb.sh: unknown argument $1" >&2; exit 2 ;;
-esac
+host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+release=$host
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help) sed -n '4,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+	--release) release=${2:?--release needs a release name}; shift ;;
+	*) echo "deb.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
 . selftests/install/tap.sh
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -32,13 +38,13 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 shopt -s nullglob
 debs=(build/deb/*.deb)
-if [ ${#debs[@]} -eq 0 ]; then
+if [ "$release" = "$host" ] && [ ${#debs[@]} -eq 0 ]; then
 	tap_plan 1
 	tap_fail "build/deb holds the packages (make deb)"
 	exit 1
 fi
 
-work=$top/build/selftests/deb
+work=$top/build/selftests/deb/$release
 root=$work/root
 start=$(date +%s)
 rm -rf "$work"
@@ -70,13 +76,36 @@ snapshot() {
 	)
 }
 
-base=$(selftests/deb/tree.sh) || { tap_plan 1; tap_fail "the bookworm tree (selftests/deb/tree.sh)"; exit 1; }
+base=$(selftests/deb/tree.sh "$release") || { tap_plan 1; tap_fail "the $release tree (selftests/deb/tree.sh)"; exit 1; }
 kver=$(scripts/kver --root "$base") || { tap_plan 1; tap_fail "a kernel in $base"; exit 1; }
+cleanup() { [ "${ARC4_DEB_KEEP:-0}" = 1 ] || rm -rf "$root"; }
+trap cleanup EXIT
 # tree.sh's lock, shared: no rebuild of the tree while it is copied.
-exec 8>"${base%/*}/deb-bookworm.lock"
+exec 8>"${base%/*}/deb-$release.lock"
 flock -s 8
 cp -a "$base" "$root" || { tap_plan 1; tap_fail "copy of $base"; exit 1; }
 exec 8>&-
+# Another release's packages: built here, before the first snapshot, from
+# the files that make deb would take.
+if [ "$release" != "$host" ]; then
+	t=$(date +%s)
+	version=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' lib/Makefile)
+	src=$root/tmp/arc4-build/arc4-$version
+	mkdir -p "$src" "$work/debs"
+	git ls-files -z --cached --others --exclude-standard |
+		tar --null -T - --ignore-failed-read -cf - | tar -C "$src" -xf -
+	if ! chroot_run sh -c "cd /tmp/arc4-build/arc4-$version && dpkg-buildpackage -us -uc -b" \
+		>"$work/build.log" 2>&1; then
+		tap_plan 1
+		tap_fail "dpkg-buildpackage in the $release tree"
+		tap_diag "$(tail -n 30 "$work/build.log")"
+		exit 1
+	fi
+	mv "$root"/tmp/arc4-build/*.deb "$work/debs/"
+	rm -rf "$root/tmp/arc4-build"
+	debs=("$work"/debs/*.deb)
+	echo "# packages built in the $release tree in $(($(date +%s) - t)) s: $(cd "$work/debs" && echo *.deb)"
+fi
 # vm-run's mount points for the checkout, made now so that they are in
 # both snapshots.
 mkdir -p "$root$top"
@@ -85,8 +114,6 @@ chroot_run ldconfig
 snapshot >"$work/before"
 echo "# tree ready in $(($(date +%s) - start)) s: $base copied, kernel $kver"
 
-cleanup() { [ "${ARC4_DEB_KEEP:-0}" = 1 ] || rm -rf "$root"; }
-trap cleanup EXIT
 
 tap_plan 16
 names=()
@@ -117,7 +144,7 @@ apt_installs() {
 	chroot_run dpkg -L "${names[@]}" | sort -u >"$work/files"
 }
 t=$(date +%s)
-step "apt-get install ./*.deb (${names[*]}) into a fresh bookworm tree" apt_installs
+step "apt-get install ./*.deb (${names[*]}) into a fresh $release tree" apt_installs
 echo "# installed in $(($(date +%s) - t)) s"
 
 dkms_built() {

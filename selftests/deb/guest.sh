@@ -22,7 +22,7 @@ dkms_module_loads() {
 	local path
 	path=$(modinfo -n arc4dev) || return 1
 	case $path in
-	/lib/modules/$kver/updates/dkms/arc4dev.ko*) ;;
+	*/lib/modules/$kver/updates/dkms/arc4dev.ko*) ;;
 	*) echo "modprobe found $path, not DKMS's"; return 1 ;;
 	esac
 }

@@ -1,33 +1,45 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tree.sh: print the path of the bookworm root tree that selftests/deb
-# installs the packages into (a copy of it), building it first when it is
-# missing, older than ARC4_TREE_DAYS days (default 7) or made from another
-# package list.  It lives in ARC4_CACHE (default /var/cache/arc4) as
-# deb-bookworm, apart from scripts/release-tree's trees, and holds what a
-# user's system would: the kernel and its headers, dkms (so that
-# `apt-get install ./*.deb` resolves every dependency without the network),
-# man-db, pkg-config and the compiler, plus what scripts/vm-run needs to
-# boot it.  Built with mmdebstrap from the archive the host's apt uses
-# (scripts/release-tree's rule; ARC4_MIRROR overrides it).  Needs root.
+# tree.sh [RELEASE]: print the path of the Debian root tree that
+# selftests/deb installs the packages into (a copy of it), building it
+# first when it is missing, older than ARC4_TREE_DAYS days (default 7) or
+# made from another package list.  RELEASE defaults to the host's own
+# (bookworm); another one (trixie) also gets the packages' build
+# dependencies, as selftests/deb builds them there.  The tree lives in
+# ARC4_CACHE (default /var/cache/arc4) as deb-RELEASE, apart from
+# scripts/release-tree's trees, and holds what a user's system would: the
+# kernel and its headers, dkms (so that `apt-get install ./*.deb` finds
+# its main dependency in place), man-db, pkg-config and the compiler, plus
+# what scripts/vm-run needs to boot it.  Built with mmdebstrap from the
+# archive the host's apt uses (scripts/release-tree's rule; ARC4_MIRROR
+# overrides it).  Needs root.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "selftests/deb/tree.sh: $*" >&2; exit 1; }
+host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+release=$host
 case "${1:-}" in
--h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+-h | --help) sed -n '4,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 "") ;;
-*) die "unknown argument $1" ;;
+-*) die "unknown option $1" ;;
+*[!a-z0-9-]*) die "not a release name: $1" ;;
+*) release=$1 ;;
 esac
 [ "$(id -u)" -eq 0 ] || die "needs root (mmdebstrap)"
 
-release=bookworm
 packages=(
 	linux-image-amd64 linux-headers-amd64 dkms
 	kmod busybox-static mount util-linux procps xz-utils
-	man-db pkg-config
+	man-db
 )
+if [ "$release" = "$host" ]; then
+	packages+=(pkg-config)
+else
+	# debian/control's Build-Depends.
+	packages+=(pkgconf debhelper dh-dkms libelf-dev libcapstone-dev)
+fi
 want=$(printf '%s\n' "${packages[@]}" | sort | tr '\n' ' ')
 cache=${ARC4_CACHE:-/var/cache/arc4}
 tree=$cache/deb-$release
