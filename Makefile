@@ -8,6 +8,8 @@
 #                   and a table of the results
 #   make check      checkpatch, sparse, W=1 and -Werror builds
 #   make deps       install missing Debian packages (as root)
+#   make deb        Debian packages from debian/ into build/deb/, and lintian
+#   make test-deb   install them into a fresh bookworm tree, boot it, purge
 #
 # KDIR defaults to the running kernel's build tree when it exists, else to
 # the headers of the kernel the test VM boots (Debian's linux-image-amd64).

@@ -4,8 +4,8 @@
 #
 #   make install      the module (then depmod), libarc4.so.1 with its links,
 #                     libarc4.a, arc4random.h, linux/arc4.h, arc4.pc, the
-#                     man pages, the modules-load.d template, arc4-audit and
-#                     an empty policy file $(SYSCONFDIR)/arc4/legacy.conf
+#                     man pages, the modules-load.d template, arc4ctl,
+#                     arc4-audit and an empty policy file $(SYSCONFDIR)/arc4/legacy.conf
 #                     (kept if there is one)
 #   make uninstall    removes exactly what install put there (the policy
 #                     file only while unedited)
@@ -196,10 +196,11 @@ uninstall-autoload:
 
 install-tools: install-build-tools
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
-	$(INSTALL) -m 0755 $(TOP)/build/tools/arc4-audit $(DESTDIR)$(BINDIR)/arc4-audit
+	$(INSTALL) -m 0755 $(TOP)/build/tools/arc4ctl $(TOP)/build/tools/arc4-audit \
+		$(DESTDIR)$(BINDIR)/
 
 uninstall-tools:
-	rm -f $(DESTDIR)$(BINDIR)/arc4-audit
+	rm -f $(DESTDIR)$(BINDIR)/arc4ctl $(DESTDIR)$(BINDIR)/arc4-audit
 
 # Never over the administrator's list; the shim trusts it only while it
 # and its directory are root's and not group- or other-writable.

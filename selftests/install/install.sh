@@ -57,6 +57,7 @@ files_are_in_place() {
 		usr/local/share/man/man3/srand_deterministic.3 \
 		usr/local/share/man/man3/srand48_deterministic.3 \
 		usr/local/bin/arc4-audit usr/local/share/man/man1/arc4-audit.1 \
+		usr/local/bin/arc4ctl usr/local/share/man/man1/arc4ctl.1 \
 		etc/arc4/legacy.conf; do
 		[ -f "$d/$f" ] || missing+=("$f")
 	done
@@ -64,7 +65,7 @@ files_are_in_place() {
 	[ -x "$u/lib/libarc4.so.$version" ] || { echo "library not executable"; return 1; }
 	[ "$(stat -c %a "$u/include/arc4random.h")" = 644 ] || { echo "header mode"; return 1; }
 }
-tap_check "module, library, headers, arc4.pc, man pages, modules-load.d template, arc4-audit, policy file installed" files_are_in_place
+tap_check "module, library, headers, arc4.pc, man pages, modules-load.d template, arc4ctl, arc4-audit, policy file installed" files_are_in_place
 
 soname_links() {
 	[ "$(readlink "$u/lib/libarc4.so.1")" = "libarc4.so.$version" ] &&

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Debian packages, included by the top-level Makefile.
+#
+#   make deb        arc4-dkms, libarc4-1, libarc4-dev and arc4-tools from
+#                   debian/, with `dpkg-buildpackage -us -uc -b`, into
+#                   build/deb/; then lintian on them (build/deb/lintian.txt)
+#   make test-deb   selftests/deb: the packages installed into a fresh
+#                   root tree of this release, booted in the test VM,
+#                   purged; then the same for each of TEST_RELEASES
+#                   (trixie), with packages built in that release's tree
+#
+# The build runs in build/deb/arc4-VERSION, a copy of the checkout (the
+# files git tracks or would track, so also uncommitted changes), so that
+# dpkg-buildpackage's output lands in build/deb/ and not next to the
+# checkout, and so that no build product of the tree gets into the package.
+
+DEB_DIR		:= $(TOP)/build/deb
+DEB_VERSION	= $(shell dpkg-parsechangelog -l $(TOP)/debian/changelog -S Version)
+DEB_SRC		= $(DEB_DIR)/arc4-$(ARC4_VERSION)
+# The build dependencies (debian/control's Build-Depends) and lintian.
+DEB_DEPS	:= debhelper dh-dkms dpkg-dev libelf-dev libcapstone-dev \
+		   pkg-config lintian
+
+.PHONY: deb test-deb
+
+deb:
+	@scripts/install-deps $(DEB_DEPS)
+	@test "$(DEB_VERSION)" = "$(ARC4_VERSION)" || \
+		{ echo "arc4: debian/changelog says $(DEB_VERSION), lib/Makefile $(ARC4_VERSION)"; exit 1; }
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_SRC)
+	@if git -C $(TOP) rev-parse --git-dir >/dev/null 2>&1; then \
+		git -C $(TOP) ls-files -z --cached --others --exclude-standard | \
+			tar -C $(TOP) --null -T - --ignore-failed-read -cf - | \
+			tar -C $(DEB_SRC) -xf -; \
+	else \
+		tar -C $(TOP) --exclude=./build -cf - . | tar -C $(DEB_SRC) -xf -; \
+	fi
+	cd $(DEB_SRC) && dpkg-checkbuilddeps && \
+		dpkg-buildpackage -us -uc -b -j2 >$(DEB_DIR)/build.log 2>&1 || \
+		{ tail -n 30 $(DEB_DIR)/build.log; echo "arc4: dpkg-buildpackage failed; see $(DEB_DIR)/build.log"; exit 1; }
+	rm -rf $(DEB_SRC)
+	@ls -l $(DEB_DIR)/*.deb
+	@cd $(DEB_DIR) && lintian --display-info --pedantic *.changes >lintian.out 2>&1; \
+		rc=$$?; grep -v '^running with root privileges' lintian.out >lintian.txt; \
+		rm -f lintian.out; echo "lintian: $$(grep -c . lintian.txt) tags"; cat lintian.txt; \
+		if [ $$rc -ne 0 ] || grep -q '^E: ' lintian.txt; then \
+			echo "arc4: lintian reports errors (build/deb/lintian.txt)"; exit 1; \
+		fi
+
+test-deb: deb
+	@rc=0; selftests/deb/deb.sh || rc=1; \
+	for r in $(TEST_RELEASES); do \
+		selftests/deb/deb.sh --release $$r || rc=1; \
+	done; exit $$rc

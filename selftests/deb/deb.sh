@@ -1,0 +1,248 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# deb.sh [--release RELEASE]: the Debian packages on a fresh Debian system.
+# A copy of the tree of selftests/deb/tree.sh RELEASE (default the host's,
+# bookworm) gets them with `apt-get install ./*.deb` (in a chroot, missing
+# dependencies from the archive, DKMS building arc4dev for the tree's
+# kernel); the test VM boots that copy (scripts/vm-run with VM_ROOT) and
+# runs guest.sh: modprobe loads the DKMS build, /dev/arc4 reads, a program
+# built with pkg-config links libarc4 and runs strong and deterministic,
+# the man pages open; then `apt-get purge` (and autoremove) must leave the
+# tree as it was before the install, file for file.  The packages are
+# those of `make deb` (build/deb/*.deb) for the host's release; for another
+# (trixie) they are built in the copy first, with dpkg-buildpackage from
+# the checkout's files.  Never touches the host's own system.  Needs root
+# and the archive.  Prints TAP.
+#
+# ARC4_DEB_KEEP=1 keeps the copy (build/selftests/deb/RELEASE/root).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+release=$host
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help) sed -n '4,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+	--release) release=${2:?--release needs a release name}; shift ;;
+	*) echo "deb.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+. selftests/install/tap.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	tap_plan 1
+	tap_skip "the packages install, work in the test VM and purge" "needs root (chroot, mmdebstrap)"
+	exit 0
+fi
+shopt -s nullglob
+debs=(build/deb/*.deb)
+if [ "$release" = "$host" ] && [ ${#debs[@]} -eq 0 ]; then
+	tap_plan 1
+	tap_fail "build/deb holds the packages (make deb)"
+	exit 1
+fi
+
+work=$top/build/selftests/deb/$release
+root=$work/root
+start=$(date +%s)
+rm -rf "$work"
+mkdir -p "$work"
+
+# chroot_run CMD...: CMD in the tree, with /proc, /sys and /dev mounted in
+# a mount namespace of its own (they go away with it, whatever happens).
+chroot_run() {
+	unshare --mount --propagation private /bin/sh -c '
+		r=$1; shift
+		mount -t proc proc "$r/proc" && mount --rbind /sys "$r/sys" &&
+			mount --rbind /dev "$r/dev" || exit 125
+		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"' sh "$root" "$@"
+}
+
+# snapshot: every path in the tree with its type, mode and owner, and the
+# content of the files that an install rewrites and a purge must restore;
+# apt's and dpkg's own records and logs left out.
+snapshot() {
+	(
+		cd "$root" &&
+			find . -xdev \( -path ./var/lib/dpkg -o -path ./var/lib/apt \
+				-o -path ./var/cache/apt -o -path ./var/cache/debconf \
+				-o -path ./var/cache/man -o -path ./var/log \
+				-o -path ./proc -o -path ./sys -o -path ./dev \) -prune \
+				-o -printf '%y %m %u:%g %p\n' | sort -k4 &&
+			sha1sum etc/ld.so.cache lib/modules/*/modules.* | sort -k2
+	)
+}
+
+base=$(selftests/deb/tree.sh "$release") || { tap_plan 1; tap_fail "the $release tree (selftests/deb/tree.sh)"; exit 1; }
+kver=$(scripts/kver --root "$base") || { tap_plan 1; tap_fail "a kernel in $base"; exit 1; }
+cleanup() { [ "${ARC4_DEB_KEEP:-0}" = 1 ] || rm -rf "$root"; }
+trap cleanup EXIT
+# tree.sh's lock, shared: no rebuild of the tree while it is copied.
+exec 8>"${base%/*}/deb-$release.lock"
+flock -s 8
+cp -a "$base" "$root" || { tap_plan 1; tap_fail "copy of $base"; exit 1; }
+exec 8>&-
+# Another release's packages: built here, before the first snapshot, from
+# the files that make deb would take.
+if [ "$release" != "$host" ]; then
+	t=$(date +%s)
+	version=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' lib/Makefile)
+	src=$root/tmp/arc4-build/arc4-$version
+	mkdir -p "$src" "$work/debs"
+	git ls-files -z --cached --others --exclude-standard |
+		tar --null -T - --ignore-failed-read -cf - | tar -C "$src" -xf -
+	if ! chroot_run sh -c "cd /tmp/arc4-build/arc4-$version && dpkg-buildpackage -us -uc -b" \
+		>"$work/build.log" 2>&1; then
+		tap_plan 1
+		tap_fail "dpkg-buildpackage in the $release tree"
+		tap_diag "$(tail -n 30 "$work/build.log")"
+		exit 1
+	fi
+	mv "$root"/tmp/arc4-build/*.deb "$work/debs/"
+	rm -rf "$root/tmp/arc4-build"
+	debs=("$work"/debs/*.deb)
+	echo "# packages built in the $release tree in $(($(date +%s) - t)) s: $(cd "$work/debs" && echo *.deb)"
+fi
+# vm-run's mount points for the checkout, made now so that they are in
+# both snapshots.
+mkdir -p "$root$top"
+# ldconfig's own cache (var/cache/ldconfig) exists from its first run on.
+chroot_run ldconfig
+snapshot >"$work/before"
+echo "# tree ready in $(($(date +%s) - start)) s: $base copied, kernel $kver"
+
+
+tap_plan 16
+names=()
+for d in "${debs[@]}"; do
+	names+=("$(dpkg-deb -f "$d" Package)")
+done
+mkdir -p "$root/tmp/arc4-debs"
+cp "${debs[@]}" "$root/tmp/arc4-debs/"
+
+broken=0
+step() {
+	local desc=$1
+	shift
+	if [ "$broken" = 1 ]; then
+		tap_skip "$desc" "an earlier step failed"
+		return
+	fi
+	tap_check "$desc" "$@"
+	[ "$tap_failed" = 0 ] || broken=1
+}
+
+apt_installs() {
+	chroot_run apt-get update -q >"$work/update.log" 2>&1 || { tail -n 20 "$work/update.log"; return 1; }
+	chroot_run sh -c 'cd /tmp/arc4-debs && apt-get install -y ./*.deb' \
+		>"$work/install.log" 2>&1 || { tail -n 40 "$work/install.log"; return 1; }
+	rm -rf "$root/tmp/arc4-debs"
+	# What the packages put there, for the check after the purge.
+	chroot_run dpkg -L "${names[@]}" | sort -u >"$work/files"
+}
+t=$(date +%s)
+step "apt-get install ./*.deb (${names[*]}) into a fresh $release tree" apt_installs
+echo "# installed in $(($(date +%s) - t)) s"
+
+dkms_built() {
+	local ko
+	ko=$(cd "$root/lib/modules/$kver" && ls updates/dkms/arc4dev.ko* 2>/dev/null)
+	[ -n "$ko" ] || { grep -i -A3 'dkms\|arc4' "$work/install.log" | tail -n 30; return 1; }
+	grep -q "^$ko:" "$root/lib/modules/$kver/modules.dep" || { echo "$ko not in modules.dep"; return 1; }
+	chroot_run dkms status arc4 | grep "^arc4/[^,]*, $kver, [^:]*: installed" >/dev/null ||
+		{ chroot_run dkms status; return 1; }
+}
+step "DKMS built and installed arc4dev for $kver (postinst), depmod knows it" dkms_built
+
+package_layout() {
+	local ma
+	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+	[ -e "$root/usr/lib/$ma/libarc4.so.1" ] || { echo "no libarc4.so.1 in /usr/lib/$ma"; return 1; }
+	chroot_run ldconfig -p | grep -E "libarc4\.so\.1 .*=> (/usr)?/lib/$ma/libarc4\.so\.1$" >/dev/null ||
+		{ echo "ld.so.cache does not list libarc4.so.1"; return 1; }
+	chroot_run dpkg-query -W -f='${Conffiles}\n' arc4-tools | grep '^ /etc/arc4/legacy.conf ' >/dev/null ||
+		{ echo "/etc/arc4/legacy.conf is not a conffile of arc4-tools"; return 1; }
+	[ -f "$root/usr/share/arc4/arc4dev.conf" ] || { echo "no /usr/share/arc4/arc4dev.conf"; return 1; }
+	local active=("$root"/etc/modules-load.d/*arc4* "$root"/usr/lib/modules-load.d/*arc4*)
+	[ ${#active[@]} -eq 0 ] || { echo "the modules-load.d entry is active: ${active[*]}"; return 1; }
+}
+step "library in ld.so.cache, legacy.conf a conffile, modules-load.d entry shipped inactive" package_layout
+
+# What the test program must print in deterministic mode: the checkout's
+# own library's answer, which is the same on every machine.
+expected() {
+	[ -e lib/libarc4.so ] || make -s -C lib >/dev/null || return 1
+	sed -n '/^cat >"$prog.c" <<.PROG.$/,/^PROG$/p' selftests/deb/guest.sh | sed '1d;$d' >"$work/prog.c"
+	cc -Iinclude -o "$work/prog" "$work/prog.c" -Llib -Wl,-rpath,"$top/lib" -larc4 &&
+		"$work/prog" | tail -n +2 >"$work/expected.txt" && [ -s "$work/expected.txt" ]
+}
+step "the checkout's libarc4 gives the deterministic sequence to compare with" expected
+
+# --- in the VM, booted on the tree ---------------------------------------
+if [ "$broken" = 1 ]; then
+	for i in 1 2 3 4 5 6 7 8 9 10; do	# guest.sh's 9 and the boot
+		tap_skip "VM check $i" "an earlier step failed"
+	done
+else
+	t=$(date +%s)
+	VM_ROOT=$root VM_MODULES=host VM_LOAD=0 VM_LOG="$work/console.log" \
+		scripts/vm-run "$top/selftests/deb/guest.sh" "$work" \
+		>"$work/vm.out" 2>"$work/vm.err" </dev/null
+	vmrc=$?
+	guest=0
+	while read -r line; do
+		case $line in
+		"ok "*" # SKIP "*)
+			guest=$((guest + 1))
+			d=${line#ok }; d=${d#* }
+			tap_skip "VM: ${d% \# SKIP *}" "${d#* \# SKIP }"
+			;;
+		"ok "*) guest=$((guest + 1)); d=${line#ok }; tap_ok "VM: ${d#* }" ;;
+		"not ok "*) guest=$((guest + 1)); d=${line#not ok }; tap_fail "VM: ${d#* }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$work/vm.out"
+	for ((i = guest; i < 9; i++)); do
+		tap_fail "VM: check $((i + 1)) reported"
+	done
+	if [ "$vmrc" -eq 0 ] && [ "$guest" -eq 9 ]; then
+		tap_ok "the test VM booted the tree ($(($(date +%s) - t)) s) and reported 9 results"
+	else
+		tap_fail "the test VM booted the tree and reported 9 results"
+		tap_diag "vm-run exit $vmrc, $guest results" "$(tail -n 20 "$work/vm.err")"
+	fi
+fi
+
+# --- purge ----------------------------------------------------------------
+purges() {
+	chroot_run apt-get purge -y "${names[@]}" >"$work/purge.log" 2>&1 &&
+		chroot_run apt-get autoremove --purge -y >>"$work/purge.log" 2>&1 ||
+		{ tail -n 30 "$work/purge.log"; return 1; }
+	local left
+	left=$(chroot_run dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${names[@]}" 2>/dev/null |
+		grep -v ' not-installed$')
+	[ -z "$left" ] || { echo "still known to dpkg: $left"; return 1; }
+}
+if [ -e "$root/var/lib/dpkg/info/libarc4-1:amd64.list" ] || [ -e "$root/var/lib/dpkg/info/arc4-dkms.list" ]; then
+	tap_check "apt-get purge ${names[*]}; apt-get autoremove --purge" purges
+else
+	tap_skip "apt-get purge" "nothing was installed"
+fi
+
+nothing_left() {
+	snapshot >"$work/after"
+	diff "$work/before" "$work/after" || return 1
+	local f left=()
+	while read -r f; do
+		[ -e "$root$f" ] || [ -L "$root$f" ] && [ ! -d "$root$f" ] && left+=("$f")
+	done <"$work/files"
+	[ ${#left[@]} -eq 0 ] || { echo "left: ${left[*]}"; return 1; }
+	[ ! -e "$root/var/lib/dkms/arc4" ] || { echo "left: /var/lib/dkms/arc4"; return 1; }
+}
+tap_check "after the purge the tree is as before: no file of ours, the same module and library indexes" nothing_left
+
+echo "# $(($(date +%s) - start)) s in all"
+tap_done
