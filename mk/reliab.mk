@@ -11,6 +11,7 @@
 #                      longer, in one VM boot
 #   make coverage      line and branch coverage of kmod/ and lib/ (gcov,
 #                      lcov), HTML under build/coverage/html
+#   make mutants       mutation score of the tests over kmod/ and lib/
 #   make vmfork-test   the VM-fork test alone (`make test` runs it too, from
 #                      selftests/stress/host-tests): save the VM, restore it
 #                      with the same and with new vmgenid GUIDs; about 15 s
@@ -38,3 +39,9 @@ vmfork-test: all
 .PHONY: coverage
 coverage: deps
 	@scripts/coverage
+
+# make mutants: small faults in kmod/ and lib/, and whether the tests notice
+# (scripts/mutants --help; MUTANTS_ARGS="--per-file 4 --seed 1" and such).
+.PHONY: mutants
+mutants: deps
+	@scripts/mutants $(MUTANTS_ARGS)
