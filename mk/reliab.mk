@@ -9,6 +9,9 @@
 #   make test-debug    every VM test on that kernel (panic_on_warn=1)
 #   make soak          the stress tests ARC4_STRESS_SCALE (default 10) times
 #                      longer, in one VM boot
+#   make coverage      line and branch coverage of kmod/ and lib/ (gcov,
+#                      lcov), HTML under build/coverage/html
+#   make mutants       mutation score of the tests over kmod/ and lib/
 #   make vmfork-test   the VM-fork test alone (`make test` runs it too, from
 #                      selftests/stress/host-tests): save the VM, restore it
 #                      with the same and with new vmgenid GUIDs; about 15 s
@@ -30,3 +33,15 @@ soak: all
 
 vmfork-test: all
 	@scripts/vmfork-test
+
+# make coverage: line and branch coverage of kmod/ and lib/, host and
+# debug-kernel VM runs merged (scripts/coverage --help).
+.PHONY: coverage
+coverage: deps
+	@scripts/coverage
+
+# make mutants: small faults in kmod/ and lib/, and whether the tests notice
+# (scripts/mutants --help; MUTANTS_ARGS="--per-file 4 --seed 1" and such).
+.PHONY: mutants
+mutants: deps
+	@scripts/mutants $(MUTANTS_ARGS)

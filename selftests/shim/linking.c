@@ -6,8 +6,36 @@
  */
 #include <sys/statvfs.h>
 
+#include "arc4random.h"
 #include "kselftest_harness.h"
 #include "shim_test.h"
+
+/*
+ * Child mode: with ARC4_LINKING_CHILD="rand S N" (or "random S N") this
+ * program, linked with the shim, prints N values after
+ * srand_deterministic(S) (srandom_deterministic(S)) in ref's format, and
+ * exits before the harness starts.
+ */
+__attribute__((constructor)) static void linking_child(void)
+{
+	const char *s = getenv("ARC4_LINKING_CHILD");
+	unsigned int seed;
+	char fn[16];
+	int n;
+
+	if (!s || sscanf(s, "%15s %u %d", fn, &seed, &n) != 3)
+		return;
+	if (!strcmp(fn, "rand")) {
+		srand_deterministic(seed);
+		for (int i = 0; i < n; i++)
+			printf("rand %d\n", rand());
+	} else {
+		srandom_deterministic(seed);
+		for (int i = 0; i < n; i++)
+			printf("random %ld\n", random());
+	}
+	exit(fflush(stdout) ? 1 : 0);
+}
 
 /*
  * A test here starts up to 36 programs through popen(); on the debug
@@ -236,6 +264,33 @@ TEST(static_program_is_strong)
 TEST(static_program_with_arc4_legacy_matches_glibc_exactly)
 {
 	expect_glibc(_metadata, "ARC4_LEGACY=1", "ref-static");
+}
+
+/*
+ * Under ARC4_LEGACY=1 the _deterministic seeders are glibc's srand() and
+ * srandom(): the sequence is glibc's, as for a program seeding the old way.
+ */
+TEST(arc4_legacy_deterministic_seeders_match_glibc_exactly)
+{
+	static const char *const cases[] = { "rand 1 16", "rand 4242 16",
+					     "random 1 16", "random 77 16" };
+	char self[PATH_MAX], cmd[PATH_MAX * 2];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	ASSERT_GT(n, 0);
+	self[n] = 0;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *glibc = ref_with("", "ref", cases[i]), *got;
+
+		snprintf(cmd, sizeof(cmd),
+			 "ARC4_LEGACY=1 ARC4_LINKING_CHILD='%s' '%s'",
+			 cases[i], self);
+		ASSERT_EQ(0, run_capture(cmd, &got));
+		ASSERT_NE(NULL, glibc);
+		EXPECT_STREQ(glibc, got) TH_LOG("%s", cases[i]);
+		free(glibc);
+		free(got);
+	}
 }
 
 TEST(arc4_legacy_other_values_do_not_enable_legacy)

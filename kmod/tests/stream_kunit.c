@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the arc4 stream, from inside the kernel: what userspace
+ * cannot see.  Fast key erasure (the key a read used is gone from the
+ * stream, and what stays cannot give it back), the wipe, the rekey budgets
+ * at their exact bounds, the 64-bit block counter's carry, and the
+ * known-answer test that refuses a wrong cipher.
+ *
+ * stream.c is compiled into this module on its own (included below), so
+ * its static helpers are in reach and the module under test is not
+ * needed: load arc4dev_kunit.ko and KUnit runs the suite, printing KTAP to
+ * the kernel log.  Built only for kernels with CONFIG_KUNIT.
+ */
+
+#include <kunit/test.h>
+#include <linux/slab.h>
+
+#include "../stream.c"
+
+/* The budgets main.c owns in arc4dev.ko; each test sets what it needs. */
+unsigned long arc4_rekey_bytes = 1UL << 20;
+unsigned int arc4_rekey_seconds = 300;
+
+static const u8 kunit_key[CHACHA_KEY_SIZE] = {
+	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+	0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+	0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
+	0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
+};
+
+static struct arc4_stream *kunit_stream(struct kunit *test)
+{
+	struct arc4_stream *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	arc4_stream_init(s);
+	return s;
+}
+
+/* One ChaCha20 block under key words @key (counter and nonce zero). */
+static void kunit_block(const u32 *key, u8 out[CHACHA_BLOCK_SIZE])
+{
+	struct chacha_state st;
+
+	chacha_init_consts(&st);
+	memcpy(&st.x[4], key, CHACHA_KEY_SIZE);
+	memset(&st.x[12], 0, 4 * sizeof(u32));
+	chacha20_block(&st, out);
+}
+
+/* ---- fast key erasure ------------------------------------------------ */
+
+/*
+ * A strong read's cursor is keyed by the second half of a block under the
+ * old stream key, the stream keeps the first half, and the old key is gone:
+ * the stream key differs from the key before and from the output key, and
+ * ratcheting on from what the stream keeps never gives the output key back.
+ */
+static void strong_begin_ratchets_key_away_from_output(struct kunit *test)
+{
+	struct arc4_stream *s = kunit_stream(test);
+	u32 before[ARRAY_SIZE(s->key)], next_out[ARRAY_SIZE(s->key)];
+	u8 block[CHACHA_BLOCK_SIZE];
+	struct arc4_cursor c;
+	int i;
+
+	memcpy(before, s->key, sizeof(before));
+	arc4_stream_begin(s, &c, 0, 64);
+
+	KUNIT_EXPECT_EQ(test, c.mode, (u32)ARC4_MODE_STRONG);
+	KUNIT_EXPECT_NE(test, memcmp(s->key, before, sizeof(before)), 0);
+	KUNIT_EXPECT_NE(test, memcmp(s->key, &c.state.x[4], sizeof(before)),
+			0);
+	KUNIT_EXPECT_NE(test, memcmp(before, &c.state.x[4], sizeof(before)),
+			0);
+
+	/* The design, recomputed: block(old key) = new key || output key. */
+	kunit_block(before, block);
+	KUNIT_EXPECT_EQ(test, memcmp(block, s->key, sizeof(before)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(block + sizeof(before), &c.state.x[4],
+				     sizeof(before)), 0);
+
+	/* Forward from what stays: never the output key already handed out. */
+	for (i = 0; i < 4; i++) {
+		arc4_stream_ratchet(s, next_out);
+		KUNIT_EXPECT_NE(test, memcmp(next_out, &c.state.x[4],
+					     sizeof(next_out)), 0);
+		KUNIT_EXPECT_NE(test, memcmp(s->key, &c.state.x[4],
+					     sizeof(next_out)), 0);
+	}
+	arc4_cursor_wipe(&c);
+	arc4_stream_wipe(s);
+}
+
+/* Two reads in a row use two output keys. */
+static void strong_reads_never_share_an_output_key(struct kunit *test)
+{
+	struct arc4_stream *s = kunit_stream(test);
+	struct arc4_cursor a, b;
+
+	arc4_stream_begin(s, &a, 0, 16);
+	arc4_stream_begin(s, &b, 0, 16);
+	KUNIT_EXPECT_NE(test, memcmp(&a.state.x[4], &b.state.x[4],
+				     CHACHA_KEY_SIZE), 0);
+	arc4_cursor_wipe(&a);
+	arc4_cursor_wipe(&b);
+	arc4_stream_wipe(s);
+}
+
+/* ---- wipes ------------------------------------------------------------ */
+
+static void stream_wipe_leaves_every_byte_zero(struct kunit *test)
+{
+	struct arc4_stream *s = kunit_stream(test);
+	struct arc4_cursor c;
+
+	arc4_stream_begin(s, &c, 0, 64);
+	arc4_cursor_wipe(&c);
+	arc4_stream_seed(s, kunit_key, 7);
+	arc4_stream_wipe(s);
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(s, 0, sizeof(*s)), NULL);
+}
+
+static void cursor_wipe_leaves_every_byte_zero(struct kunit *test)
+{
+	struct arc4_stream *s = kunit_stream(test);
+	struct arc4_cursor c;
+	u8 buf[100];
+
+	arc4_stream_begin(s, &c, 0, sizeof(buf));
+	arc4_cursor_fill(&c, buf, sizeof(buf));
+	arc4_cursor_wipe(&c);
+	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(&c, 0, sizeof(c)), NULL);
+	arc4_stream_wipe(s);
+}
+
+/* ---- budgets ---------------------------------------------------------- */
+
+/* The byte budget: a rekey on the first read after it is reached, not before. */
+static void byte_budget_rekeys_exactly_at_its_bound(struct kunit *test)
+{
+	unsigned long saved = arc4_rekey_bytes;
+	struct arc4_stream *s = kunit_stream(test);
+	struct arc4_cursor c;
+	u64 reseeds;
+
+	WRITE_ONCE(arc4_rekey_bytes, 1000);
+	reseeds = s->reseeds;
+	arc4_stream_begin(s, &c, 0, 999);
+	arc4_stream_begin(s, &c, 0, 0);
+	KUNIT_EXPECT_EQ(test, s->reseeds, reseeds);
+	KUNIT_EXPECT_EQ(test, s->bytes_since_reseed, 999ULL);
+
+	arc4_stream_begin(s, &c, 0, 1);
+	KUNIT_EXPECT_EQ(test, s->reseeds, reseeds);
+	arc4_stream_begin(s, &c, 0, 5);
+	KUNIT_EXPECT_EQ(test, s->reseeds, reseeds + 1);
+	KUNIT_EXPECT_EQ(test, s->bytes_since_reseed, 5ULL);
+
+	WRITE_ONCE(arc4_rekey_bytes, saved);
+	arc4_cursor_wipe(&c);
+	arc4_stream_wipe(s);
+}
+
+/* A key's age in jiffies, read twice so no tick falls between. */
+static bool kunit_spent_at_age(struct arc4_stream *s, unsigned long age)
+{
+	unsigned long now;
+	bool spent;
+
+	do {
+		now = jiffies;
+		s->reseed_jiffies = now - age;
+		spent = arc4_stream_budget_spent(s);
+	} while (time_after(jiffies, now));
+	return spent;
+}
+
+/* The time budget: a key rekey_seconds old is kept, a jiffy older is not. */
+static void time_budget_rekeys_exactly_at_its_bound(struct kunit *test)
+{
+	struct arc4_stream *s = kunit_stream(test);
+	unsigned long age = READ_ONCE(arc4_rekey_seconds) * HZ;
+	struct arc4_cursor c;
+	u64 reseeds = s->reseeds;
+
+	KUNIT_EXPECT_FALSE(test, kunit_spent_at_age(s, age));
+	KUNIT_EXPECT_TRUE(test, kunit_spent_at_age(s, age + 1));
+
+	s->reseed_jiffies = jiffies - age - 1;
+	arc4_stream_begin(s, &c, 0, 1);
+	KUNIT_EXPECT_EQ(test, s->reseeds, reseeds + 1);
+	KUNIT_EXPECT_FALSE(test, arc4_stream_budget_spent(s));
+	arc4_cursor_wipe(&c);
+	arc4_stream_wipe(s);
+}
+
+/* A VM fork: every strong stream rekeys before its next output, once. */
+static void vmfork_rekeys_every_strong_stream_once(struct kunit *test)
+{
+	struct arc4_stream *a = kunit_stream(test), *b = kunit_stream(test);
+	u64 ra = a->reseeds, rb = b->reseeds;
+	struct arc4_cursor c;
+
+	arc4_stream_vmforked();
+	arc4_stream_begin(a, &c, 0, 1);
+	arc4_stream_begin(b, &c, 0, 1);
+	KUNIT_EXPECT_EQ(test, a->reseeds, ra + 1);
+	KUNIT_EXPECT_EQ(test, b->reseeds, rb + 1);
+	arc4_stream_begin(a, &c, 0, 1);
+	KUNIT_EXPECT_EQ(test, a->reseeds, ra + 1);
+	arc4_cursor_wipe(&c);
+	arc4_stream_wipe(a);
+	arc4_stream_wipe(b);
+}
+
+/* A deterministic stream never rekeys and is not charged. */
+static void deterministic_stream_ignores_the_budgets(struct kunit *test)
+{
+	struct arc4_stream *s = kunit_stream(test);
+	struct arc4_cursor c;
+	u64 reseeds;
+
+	arc4_stream_seed(s, kunit_key, 1);
+	reseeds = s->reseeds;
+	arc4_stream_vmforked();
+	s->reseed_jiffies = jiffies - 10 * READ_ONCE(arc4_rekey_seconds) * HZ;
+	arc4_stream_begin(s, &c, 130, 1 << 30);
+	KUNIT_EXPECT_EQ(test, s->reseeds, reseeds);
+	KUNIT_EXPECT_EQ(test, s->bytes_since_reseed, 0ULL);
+	KUNIT_EXPECT_EQ(test, c.block, 2ULL);
+	KUNIT_EXPECT_EQ(test, c.skip, 2U);
+	KUNIT_EXPECT_EQ(test, arc4_stream_reseed(s), -EINVAL);
+	arc4_cursor_wipe(&c);
+	arc4_stream_wipe(s);
+}
+
+/* ---- the block counter ------------------------------------------------ */
+
+/*
+ * The library cipher counts in word 12 only; a cursor filling across block
+ * 2^32 - 1 must carry into word 13 as the stream's definition says.  Oracle:
+ * the library's single-block function with both words set by hand.
+ */
+static void cursor_carries_the_counter_into_word_13(struct kunit *test)
+{
+	static const u64 blocks[] = { 0xffffffffULL, 0x100000000ULL,
+				      0x1ffffffffULL, 0x200000000ULL };
+	struct arc4_stream *s = kunit_stream(test);
+	u8 got[2 * CHACHA_BLOCK_SIZE], want[CHACHA_BLOCK_SIZE];
+	struct chacha_state st;
+	struct arc4_cursor c;
+	int i, j;
+
+	arc4_stream_seed(s, kunit_key, 0x0123456789abcdefULL);
+	for (i = 0; i < ARRAY_SIZE(blocks); i += 2) {
+		arc4_stream_begin(s, &c, blocks[i] * CHACHA_BLOCK_SIZE, 0);
+		arc4_cursor_fill(&c, got, sizeof(got));
+		KUNIT_EXPECT_EQ(test, c.block, blocks[i] + 2);
+		for (j = 0; j < 2; j++) {
+			chacha_init_consts(&st);
+			memcpy(&st.x[4], s->key, sizeof(s->key));
+			st.x[12] = lower_32_bits(blocks[i + j]);
+			st.x[13] = upper_32_bits(blocks[i + j]);
+			st.x[14] = lower_32_bits(s->nonce);
+			st.x[15] = upper_32_bits(s->nonce);
+			chacha20_block(&st, want);
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(got + j * CHACHA_BLOCK_SIZE,
+							 want, sizeof(want)), 0,
+					    "block %llx", blocks[i + j]);
+		}
+		arc4_cursor_wipe(&c);
+	}
+	arc4_stream_wipe(s);
+}
+
+/* ---- known-answer test ------------------------------------------------ */
+
+static void known_answer_test_refuses_a_wrong_answer(struct kunit *test)
+{
+	u8 wrong[CHACHA_BLOCK_SIZE], key[CHACHA_KEY_SIZE] = { };
+
+	KUNIT_EXPECT_EQ(test, arc4_stream_selftest(), 0);
+	memcpy(wrong, arc4_kat_a1, sizeof(wrong));
+	KUNIT_EXPECT_TRUE(test, arc4_kat(key, 0, 0, wrong, sizeof(wrong)));
+	wrong[63] ^= 1;
+	KUNIT_EXPECT_FALSE(test, arc4_kat(key, 0, 0, wrong, sizeof(wrong)));
+	KUNIT_EXPECT_FALSE(test, arc4_kat(key, 1, 0, arc4_kat_a1,
+					  CHACHA_BLOCK_SIZE));
+}
+
+static struct kunit_case arc4_stream_cases[] = {
+	KUNIT_CASE(strong_begin_ratchets_key_away_from_output),
+	KUNIT_CASE(strong_reads_never_share_an_output_key),
+	KUNIT_CASE(stream_wipe_leaves_every_byte_zero),
+	KUNIT_CASE(cursor_wipe_leaves_every_byte_zero),
+	KUNIT_CASE(byte_budget_rekeys_exactly_at_its_bound),
+	KUNIT_CASE(time_budget_rekeys_exactly_at_its_bound),
+	KUNIT_CASE(vmfork_rekeys_every_strong_stream_once),
+	KUNIT_CASE(deterministic_stream_ignores_the_budgets),
+	KUNIT_CASE(cursor_carries_the_counter_into_word_13),
+	KUNIT_CASE(known_answer_test_refuses_a_wrong_answer),
+	{}
+};
+
+static struct kunit_suite arc4_stream_suite = {
+	.name = "arc4_stream",
+	.test_cases = arc4_stream_cases,
+};
+
+kunit_test_suite(arc4_stream_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests of the arc4 stream");
