@@ -4,6 +4,7 @@
 # tests, run in the test VM (compat_ioctl).  See scripts/test-sanitize;
 # builds go to build/sanitize-*/ and build/m32/, logs to
 # build/sanitize-results/.  Ends with "N passed, N failed".
+# SANITIZE="asan tsan valgrind m32" (the default: all) picks the runs.
 
 SANITIZE_DEPS := valgrind gcc-multilib libc6-dev-i386 libssl-dev:i386
 
@@ -11,4 +12,4 @@ SANITIZE_DEPS := valgrind gcc-multilib libc6-dev-i386 libssl-dev:i386
 
 test-sanitize: all
 	@scripts/install-deps $(SANITIZE_DEPS)
-	@scripts/test-sanitize
+	@scripts/test-sanitize $(addprefix --only ,$(SANITIZE))
