@@ -7,6 +7,8 @@
 #   make test-matrix  the VM suites on this release, trixie, trixie-rt and sid,
 #                   and a table of the results
 #   make check      checkpatch, sparse, W=1 and -Werror builds
+#   make test-sanitize  the shim and its tests under ASan+UBSan, TSan and
+#                   valgrind, and -m32 in the VM (mk/sanitize.mk)
 #   make deps       install missing Debian packages (as root)
 #   make deb        Debian packages from debian/ into build/deb/, and lintian
 #   make test-deb   install them into a fresh bookworm tree, boot it, purge

@@ -752,6 +752,21 @@ static void det_compute(struct arc4_det *d)
 	d->len = sizeof(d->buf);
 }
 
+/*
+ * pread() at a 64-bit stream offset.  Where off_t has 32 bits (i386) that
+ * is pread64(): pread() would wrap the offset at 4 GiB and read the start
+ * of the stream again.  Elsewhere pread() itself, not pread64() (what
+ * _FILE_OFFSET_BITS=64 would call): the symbol a preloaded hook wraps.
+ */
+static ssize_t det_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+#ifdef __LP64__
+	return pread(fd, buf, len, off);
+#else
+	return pread64(fd, buf, len, off);
+#endif
+}
+
 static int det_read(struct arc4_det *d)
 {
 	size_t got = 0;
@@ -761,8 +776,8 @@ static int det_read(struct arc4_det *d)
 	if (d->fd < 0)
 		det_fd_open(d);
 	while (d->fd >= 0 && got < sizeof(d->buf)) {
-		ssize_t n = pread(d->fd, d->buf + got, sizeof(d->buf) - got,
-				  d->base + got);
+		ssize_t n = det_pread(d->fd, d->buf + got,
+				      sizeof(d->buf) - got, d->base + got);
 
 		if (n < 0 && errno == EINTR)
 			continue;

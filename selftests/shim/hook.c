@@ -46,6 +46,29 @@ static void poke(void)
 
 #define NEXT(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
 
+/*
+ * make test-sanitize.  ASan refuses to start a program with a library
+ * preloaded ahead of its runtime, as the tests preload this one.  TSan's
+ * runtime, while it starts, maps memory through mmap() (for its
+ * symbolizer), and the mmap() below calls rand() in instrumented code
+ * before TSan can run any: start without the symbolizer.  A preloaded
+ * library's defaults apply only to the processes it is preloaded into.
+ */
+#ifdef __SANITIZE_ADDRESS__
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "verify_asan_link_order=0";
+}
+#endif
+#ifdef __SANITIZE_THREAD__
+const char *__tsan_default_options(void);
+__attribute__((no_sanitize_thread)) const char *__tsan_default_options(void)
+{
+	return "symbolize=0";
+}
+#endif
+
 int open(const char *path, int flags, ...)
 {
 	va_list ap;

@@ -269,6 +269,18 @@ static inline int count_wipeonfork_maps(void)
 	BPF_STMT(BPF_LD | BPF_W | BPF_ABS,				\
 		 offsetof(struct seccomp_data, nr))
 
+/*
+ * Whether seccomp(2) filters can be installed here: a kernel without
+ * CONFIG_SECCOMP_FILTER, or valgrind, which does not emulate the call,
+ * answers ENOSYS.  The tests that need a filter SKIP without one.
+ */
+static inline int have_seccomp(void)
+{
+	unsigned int action = SECCOMP_RET_ERRNO;
+
+	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+}
+
 /* Install a seccomp filter on this thread: what seccomp(2) returns. */
 static inline int seccomp_install(struct sock_filter *f, unsigned short len,
 				  unsigned int flags)

@@ -256,7 +256,8 @@ TEST(raw_clone_syscall_child_never_repeats_parent_output)
 
 TEST(rand_after_raw_fork_differs_between_parent_and_child)
 {
-	int p[2], st, mine, theirs;
+	unsigned int mine, theirs;
+	int p[2], st;
 	pid_t pid;
 
 	(void)rand();
@@ -264,10 +265,10 @@ TEST(rand_after_raw_fork_differs_between_parent_and_child)
 	pid = syscall(SYS_fork);
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		mine = rand() ^ rand() << 1;
+		mine = rand() ^ (unsigned int)rand() << 1;
 		_exit(write(p[1], &mine, sizeof(mine)) == sizeof(mine) ? 0 : 1);
 	}
-	mine = rand() ^ rand() << 1;
+	mine = rand() ^ (unsigned int)rand() << 1;
 	ASSERT_EQ(sizeof(theirs), read(p[0], &theirs, sizeof(theirs)));
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	EXPECT_NE(mine, theirs);
