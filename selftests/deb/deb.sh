@@ -192,19 +192,8 @@ else
 		scripts/vm-run "$top/selftests/deb/guest.sh" "$work" \
 		>"$work/vm.out" 2>"$work/vm.err" </dev/null
 	vmrc=$?
-	guest=0
-	while read -r line; do
-		case $line in
-		"ok "*" # SKIP "*)
-			guest=$((guest + 1))
-			d=${line#ok }; d=${d#* }
-			tap_skip "VM: ${d% \# SKIP *}" "${d#* \# SKIP }"
-			;;
-		"ok "*) guest=$((guest + 1)); d=${line#ok }; tap_ok "VM: ${d#* }" ;;
-		"not ok "*) guest=$((guest + 1)); d=${line#not ok }; tap_fail "VM: ${d#* }" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$work/vm.out"
+	tap_relay "$work/vm.out"
+	guest=$tap_relayed
 	for ((i = guest; i < 9; i++)); do
 		tap_fail "VM: check $((i + 1)) reported"
 	done

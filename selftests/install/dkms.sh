@@ -169,19 +169,8 @@ else
 	wait "$vm_pid"
 	vmrc=$?
 	vm_pid=
-	guest=0
-	while read -r line; do
-		case $line in
-		"ok "*" # SKIP "*)
-			guest=$((guest + 1))
-			d=${line#ok }; d=${d#* }
-			tap_skip "VM: ${d% \# SKIP *}" "${d#* \# SKIP }"
-			;;
-		"ok "*) guest=$((guest + 1)); d=${line#ok }; tap_ok "VM: ${d#* }" ;;
-		"not ok "*) guest=$((guest + 1)); d=${line#not ok }; tap_fail "VM: ${d#* }" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$work/vm.out"
+	tap_relay "$work/vm.out"
+	guest=$tap_relayed
 	if [ "$vmrc" -eq 0 ] && [ "$guest" -gt 0 ]; then
 		tap_ok "the test VM booted on the host's modules and reported $guest results"
 	else

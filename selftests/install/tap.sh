@@ -35,3 +35,23 @@ tap_check() {
 	return 0
 }
 tap_done() { return "$tap_failed"; }
+
+# tap_relay FILE: the results of another TAP stream (the test VM's) as
+# ours, each named "VM: ...", its comments passed on; tap_relayed is set
+# to how many results it held.
+tap_relay() {
+	local line d
+	tap_relayed=0
+	while read -r line; do
+		case $line in
+		"ok "*" # SKIP "*)
+			tap_relayed=$((tap_relayed + 1))
+			d=${line#ok }; d=${d#* }
+			tap_skip "VM: ${d% \# SKIP *}" "${d#* \# SKIP }"
+			;;
+		"ok "*) tap_relayed=$((tap_relayed + 1)); d=${line#ok }; tap_ok "VM: ${d#* }" ;;
+		"not ok "*) tap_relayed=$((tap_relayed + 1)); d=${line#not ok }; tap_fail "VM: ${d#* }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$1"
+}
