@@ -294,4 +294,87 @@ TEST(threads_share_one_deterministic_sequence)
 	free(want);
 }
 
+/* ---- the state lock ----------------------------------------------------- */
+
+static char lock_state[128];
+
+static void c_rand(void) { srand_deterministic(1); (void)rand(); }
+static void c_random(void) { srandom_deterministic(1); (void)random(); }
+static void c_srandom(void) { srandom(1); (void)random(); }
+static void c_srand(void) { srand(1); (void)rand(); }
+static void c_srandomdev(void) { srandomdev(); (void)random(); }
+static void c_initstate(void)
+{
+	setstate(initstate(1, lock_state, sizeof(lock_state)));
+	(void)random();
+}
+static void c_state_random(void)
+{
+	char *old = initstate(1, lock_state, sizeof(lock_state));
+
+	(void)random();
+	setstate(old);
+}
+static void c_drand48(void) { srand48_deterministic(1); (void)drand48(); }
+static void c_lrand48(void) { srand48(1); (void)lrand48(); (void)mrand48(); }
+static void c_seed48(void)
+{
+	unsigned short x[3] = { 1, 2, 3 };
+
+	(void)seed48_deterministic(x);
+	(void)seed48(x);
+}
+static void c_lcong48(void)
+{
+	unsigned short p[7] = { 1, 2, 3, 0xe66d, 0xdeec, 5, 11 };
+
+	lcong48_deterministic(p);
+	lcong48(p);
+}
+static void c_xrand48(void)
+{
+	unsigned short x[3] = { 1, 2, 3 };
+
+	(void)erand48(x);
+	(void)nrand48(x);
+	(void)jrand48(x);
+}
+
+static void *call_in_thread(void *fn)
+{
+	((void (*)(void))fn)();
+	return NULL;
+}
+
+/*
+ * Every call releases the state lock: each runs in a thread of its own,
+ * then another thread takes the lock.  A call that kept it (the lock is
+ * recursive for its owner, so the calling thread alone would never know)
+ * leaves the second thread waiting for good; 10 s is a hang, not a speed
+ * (the harness would end the test at 30).
+ */
+TEST(every_call_releases_the_state_lock)
+{
+	static void (*const calls[])(void) = {
+		c_rand, c_random, c_srandom, c_srand, c_srandomdev,
+		c_initstate, c_state_random, c_drand48, c_lrand48, c_seed48,
+		c_lcong48, c_xrand48,
+	};
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		struct timespec until;
+		pthread_t a, b;
+
+		ASSERT_EQ(0, pthread_create(&a, NULL, call_in_thread,
+					    (void *)calls[i]));
+		ASSERT_EQ(0, pthread_join(a, NULL));
+		ASSERT_EQ(0, pthread_create(&b, NULL, call_in_thread,
+					    (void *)c_rand));
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 10;
+		ASSERT_EQ(0, pthread_timedjoin_np(b, NULL, &until))
+			TH_LOG("call %zu kept the state lock", i);
+	}
+}
+
 TEST_HARNESS_MAIN
