@@ -123,18 +123,6 @@ done
 mkdir -p "$root/tmp/arc4-debs"
 cp "${debs[@]}" "$root/tmp/arc4-debs/"
 
-broken=0
-step() {
-	local desc=$1
-	shift
-	if [ "$broken" = 1 ]; then
-		tap_skip "$desc" "an earlier step failed"
-		return
-	fi
-	tap_check "$desc" "$@"
-	[ "$tap_failed" = 0 ] || broken=1
-}
-
 apt_installs() {
 	chroot_run apt-get update -q >"$work/update.log" 2>&1 || { tail -n 20 "$work/update.log"; return 1; }
 	chroot_run sh -c 'cd /tmp/arc4-debs && apt-get install -y ./*.deb' \
@@ -144,7 +132,7 @@ apt_installs() {
 	chroot_run dpkg -L "${names[@]}" | sort -u >"$work/files"
 }
 t=$(date +%s)
-step "apt-get install ./*.deb (${names[*]}) into a fresh $release tree" apt_installs
+tap_step "apt-get install ./*.deb (${names[*]}) into a fresh $release tree" apt_installs
 echo "# installed in $(($(date +%s) - t)) s"
 
 dkms_built() {
@@ -155,7 +143,7 @@ dkms_built() {
 	chroot_run dkms status arc4 | grep "^arc4/[^,]*, $kver, [^:]*: installed" >/dev/null ||
 		{ chroot_run dkms status; return 1; }
 }
-step "DKMS built and installed arc4dev for $kver (postinst), depmod knows it" dkms_built
+tap_step "DKMS built and installed arc4dev for $kver (postinst), depmod knows it" dkms_built
 
 package_layout() {
 	local ma
@@ -169,7 +157,7 @@ package_layout() {
 	local active=("$root"/etc/modules-load.d/*arc4* "$root"/usr/lib/modules-load.d/*arc4*)
 	[ ${#active[@]} -eq 0 ] || { echo "the modules-load.d entry is active: ${active[*]}"; return 1; }
 }
-step "library in ld.so.cache, legacy.conf a conffile, modules-load.d entry shipped inactive" package_layout
+tap_step "library in ld.so.cache, legacy.conf a conffile, modules-load.d entry shipped inactive" package_layout
 
 # What the test program must print in deterministic mode: the checkout's
 # own library's answer, which is the same on every machine.
@@ -179,10 +167,10 @@ expected() {
 	cc -Iinclude -o "$work/prog" "$work/prog.c" -Llib -Wl,-rpath,"$top/lib" -larc4 &&
 		"$work/prog" | tail -n +2 >"$work/expected.txt" && [ -s "$work/expected.txt" ]
 }
-step "the checkout's libarc4 gives the deterministic sequence to compare with" expected
+tap_step "the checkout's libarc4 gives the deterministic sequence to compare with" expected
 
 # --- in the VM, booted on the tree ---------------------------------------
-if [ "$broken" = 1 ]; then
+if [ "$tap_broken" = 1 ]; then
 	for i in 1 2 3 4 5 6 7 8 9 10; do	# guest.sh's 9 and the boot
 		tap_skip "VM check $i" "an earlier step failed"
 	done

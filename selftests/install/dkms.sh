@@ -115,30 +115,17 @@ on_signal() {
 trap restore_host EXIT
 trap on_signal INT TERM
 
-broken=0
-# step DESC CMD...: a test that later ones need; after a failure the rest skip.
-step() {
-	local desc=$1
-	shift
-	if [ "$broken" = 1 ]; then
-		tap_skip "$desc" "an earlier step failed"
-		return
-	fi
-	tap_check "$desc" "$@"
-	[ "$tap_failed" = 0 ] || broken=1
-}
-
 installs_sources() { make -s install-dkms >/dev/null && [ -f "$src/dkms.conf" ]; }
-step "make install-dkms puts the sources in $src" installs_sources
+tap_step "make install-dkms puts the sources in $src" installs_sources
 
 dkms_add() { dkms add "arc4/$version" >"$work/add.log" 2>&1 || { cat "$work/add.log"; return 1; }; }
-step "dkms add arc4/$version" dkms_add
+tap_step "dkms add arc4/$version" dkms_add
 
 dkms_build() {
 	dkms build "arc4/$version" -k "$kver" >"$work/build.log" 2>&1 ||
 		{ tail -n 30 "$work/build.log" /var/lib/dkms/arc4/"$version"/build/make.log 2>/dev/null; return 1; }
 }
-step "dkms build arc4/$version -k $kver" dkms_build
+tap_step "dkms build arc4/$version -k $kver" dkms_build
 
 # Where dkms put the module, relative to $md: compressed as the release's
 # own modules are (arc4dev.ko.xz on Debian 13).
@@ -151,15 +138,15 @@ dkms_install() {
 	[ -n "$dkms_ko" ] || { ls -R "$md/updates" 2>&1; return 1; }
 	grep -q "^$dkms_ko:" "$md/modules.dep" || { echo "$dkms_ko not in modules.dep"; return 1; }
 }
-step "dkms install puts arc4dev.ko in updates/dkms and runs depmod" dkms_install
+tap_step "dkms install puts arc4dev.ko in updates/dkms and runs depmod" dkms_install
 
 dkms_status() {
 	dkms status "arc4/$version" | grep -q "^arc4/$version, $kver, [^:]*: installed"
 }
-step "dkms status: arc4/$version installed for $kver" dkms_status
+tap_step "dkms status: arc4/$version installed for $kver" dkms_status
 
 # --- the VM, on the host's modules as DKMS left them -----------------------
-if [ "$broken" = 1 ]; then
+if [ "$tap_broken" = 1 ]; then
 	tap_skip "the test VM loads the DKMS-built module" "an earlier step failed"
 else
 	VM_MODULES=host VM_LOAD=0 VM_LOG="$work/console.log" \

@@ -9,10 +9,14 @@
 #                      "# " comments when it fails
 #   tap_skip DESC WHY  "ok N DESC # SKIP WHY"
 #   tap_diag TEXT...   "# TEXT"
+#   tap_step DESC CMD...  tap_check for a step later ones need: once
+#                      anything has failed, it and the rest SKIP
+#                      (tap_broken is then 1)
 #   tap_done           exit status: 1 if anything failed
 
 tap_n=0
 tap_failed=0
+tap_broken=0
 
 tap_plan() { echo "1..$1"; }
 tap_diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
@@ -33,6 +37,16 @@ tap_check() {
 		[ -n "$out" ] && tap_diag "$out"
 	fi
 	return 0
+}
+tap_step() {
+	local desc=$1
+	shift
+	if [ "$tap_broken" = 1 ]; then
+		tap_skip "$desc" "an earlier step failed"
+		return
+	fi
+	tap_check "$desc" "$@"
+	[ "$tap_failed" = 0 ] || tap_broken=1
 }
 tap_done() { return "$tap_failed"; }
 
