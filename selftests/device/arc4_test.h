@@ -127,6 +127,34 @@ static inline ssize_t read_full(int fd, void *buf, size_t len)
 	return done;
 }
 
+/* A small sysfs, proc or cgroup file as a string; its length, or -1. */
+static inline ssize_t read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+static inline int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n, len = strlen(text);
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, len);
+	close(fd);
+	return n == len ? 0 : -1;
+}
+
 static inline int first_diff(const uint8_t *a, const uint8_t *b, size_t len)
 {
 	size_t i;

@@ -35,33 +35,13 @@ FIXTURE(memcg) {
 	int nfds;
 };
 
-static int write_file(const char *path, const char *text)
-{
-	ssize_t n, len = strlen(text);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, len);
-	close(fd);
-	return n == len ? 0 : -1;
-}
-
 static long long memory_current(const char *cg)
 {
 	char path[192], buf[32];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/memory.current", cg);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_text(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	return strtoll(buf, NULL, 10);
 }
 

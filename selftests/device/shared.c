@@ -151,18 +151,10 @@ static long long fdinfo_pos(int fd)
 {
 	char path[64], buf[256];
 	long long pos = -1;
-	ssize_t n;
-	int ifd;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	ifd = open(path, O_RDONLY | O_CLOEXEC);
-	if (ifd < 0)
+	if (read_text(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = read(ifd, buf, sizeof(buf) - 1);
-	close(ifd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	if (sscanf(buf, "pos: %lld", &pos) != 1)
 		return -1;
 	return pos;

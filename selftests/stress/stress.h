@@ -39,30 +39,12 @@ static inline double now_sec(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Read or write a small sysfs/proc file; -1 on error. */
+/* Read or write a number in a small sysfs/proc file; -1 on error. */
 static inline long read_long_file(const char *path)
 {
-	char buf[64] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	char buf[64];
 
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 ? strtol(buf, NULL, 10) : -1;
-}
-
-static inline int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n, len = strlen(val);
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, val, len);
-	close(fd);
-	return n == len ? 0 : -1;
+	return read_text(path, buf, sizeof(buf)) > 0 ? strtol(buf, NULL, 10) : -1;
 }
 
 static inline int write_long_file(const char *path, long val)
