@@ -3,7 +3,7 @@
  * The arc4 stream: one ChaCha20 key and what is done with it.
  *
  * Contents:
- *   1. Strong keys: rekey, ratchet, budgets, VM fork
+ *   1. Strong keys: budgets, rekey, ratchet, VM fork
  *   2. Stream state: init, wipe, seed, strong, reseed, mode, info
  *   3. Keystream: begin, cursor fill and wipe
  *   4. Known-answer self-test
@@ -40,11 +40,43 @@ static const u8 arc4_zeroes[ARC4_CHUNK];
  *
  * 1. Strong keys
  *
+ * arc4_stream_set_rekey_bytes(), arc4_stream_set_rekey_seconds(),
+ * arc4_stream_budgets() - the rekey budgets of every strong stream
  * arc4_stream_vmforked() - called when the kernel reports a VM fork
  *
  **********************************************************************/
 
+/* Read without a lock: each field is written whole, with WRITE_ONCE(). */
+static struct arc4_budgets arc4_budgets = {
+	.bytes = ARC4_REKEY_BYTES_DEFAULT,
+	.seconds = ARC4_REKEY_SECONDS_DEFAULT,
+};
+
 static atomic_t arc4_vmfork_generation = ATOMIC_INIT(0);
+
+int arc4_stream_set_rekey_bytes(unsigned long bytes)
+{
+	if (!bytes || bytes > ARC4_REKEY_BYTES_MAX)
+		return -EINVAL;
+	WRITE_ONCE(arc4_budgets.bytes, bytes);
+	return 0;
+}
+
+int arc4_stream_set_rekey_seconds(unsigned int seconds)
+{
+	if (!seconds || seconds > ARC4_REKEY_SECONDS_MAX)
+		return -EINVAL;
+	WRITE_ONCE(arc4_budgets.seconds, seconds);
+	return 0;
+}
+
+struct arc4_budgets arc4_stream_budgets(void)
+{
+	return (struct arc4_budgets) {
+		.bytes = READ_ONCE(arc4_budgets.bytes),
+		.seconds = READ_ONCE(arc4_budgets.seconds),
+	};
+}
 
 /*
  * After a VM fork two machines hold the same stream keys.  Bumping the
@@ -67,9 +99,9 @@ static void arc4_stream_rekey(struct arc4_stream *s)
 
 static bool arc4_stream_budget_spent(const struct arc4_stream *s)
 {
-	return s->bytes_since_reseed >= READ_ONCE(arc4_rekey_bytes) ||
+	return s->bytes_since_reseed >= READ_ONCE(arc4_budgets.bytes) ||
 	       time_after(jiffies, s->reseed_jiffies +
-			  READ_ONCE(arc4_rekey_seconds) * HZ) ||
+			  READ_ONCE(arc4_budgets.seconds) * HZ) ||
 	       s->vmfork_gen != atomic_read(&arc4_vmfork_generation);
 }
 

@@ -27,9 +27,28 @@
  */
 #define ARC4_SEGMENT		(64 * 1024)
 
-/* Rekey budgets; module parameters, see main.c. */
-extern unsigned long arc4_rekey_bytes;
-extern unsigned int arc4_rekey_seconds;
+/*
+ * Rekey budgets of strong streams, one set for all of them.  OpenBSD's
+ * arc4random rekeys about every 1.6 MB, the kernel's CRNG every 60 s at
+ * most: the defaults match those, and the limits keep the budgets from
+ * being made much weaker.
+ */
+enum {
+	ARC4_REKEY_BYTES_DEFAULT = 1600000,
+	ARC4_REKEY_BYTES_MAX = 64 * 1024 * 1024,
+	ARC4_REKEY_SECONDS_DEFAULT = 60,
+	ARC4_REKEY_SECONDS_MAX = 3600,
+};
+
+/**
+ * struct arc4_budgets - when a strong stream takes a new kernel-RNG key
+ * @bytes:   strong bytes a key may serve, 1..ARC4_REKEY_BYTES_MAX
+ * @seconds: how long a key may serve, 1..ARC4_REKEY_SECONDS_MAX
+ */
+struct arc4_budgets {
+	unsigned long bytes;
+	unsigned int seconds;
+};
 
 /**
  * struct arc4_stream - one stream; every field is under @lock
@@ -84,6 +103,9 @@ void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
 		       u64 pos, size_t len);
 void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len);
 void arc4_cursor_wipe(struct arc4_cursor *c);
+int arc4_stream_set_rekey_bytes(unsigned long bytes);
+int arc4_stream_set_rekey_seconds(unsigned int seconds);
+struct arc4_budgets arc4_stream_budgets(void);
 void arc4_stream_vmforked(void);
 int arc4_stream_selftest(void);
 
