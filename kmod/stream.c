@@ -5,7 +5,7 @@
  * Contents:
  *   1. Strong keys: budgets, rekey, ratchet, VM fork
  *   2. Stream state: init, wipe, seed, strong, reseed, mode, info
- *   3. Keystream: begin, cursor fill and wipe
+ *   3. Keystream: cursor, read into an iterator
  *   4. Known-answer self-test
  *
  * A strong stream never emits keystream under its own key.  Every read (and
@@ -25,16 +25,13 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/string.h>
+#include <linux/uio.h>
 
 #include "compat.h"
 #include "stream.h"
-
-/*
- * Source of zeroes for chacha_crypt(), which XORs keystream into its input:
- * reading a constant zero chunk saves clearing the output buffer first.
- */
-static const u8 arc4_zeroes[ARC4_CHUNK];
 
 /**********************************************************************
  *
@@ -204,9 +201,45 @@ void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info)
  *
  * 3. Keystream
  *
- * arc4_stream_begin(), arc4_cursor_fill(), arc4_cursor_wipe()
+ * arc4_stream_read() - the stream's next bytes into an iterator
  *
  **********************************************************************/
+
+/*
+ * Keystream is produced this many bytes at a time into a buffer on the
+ * reader's stack: two runs of the AVX2 code's eight blocks per trip through
+ * the SIMD glue and copy_to_iter().  Twice this would break the kernel's
+ * 2 KiB stack frame limit.
+ */
+#define ARC4_CHUNK		(16 * CHACHA_BLOCK_SIZE)
+
+/*
+ * A strong read takes a fresh output key, and checks the rekey budgets,
+ * every this many bytes.
+ */
+#define ARC4_SEGMENT		(64 * 1024)
+
+/*
+ * Source of zeroes for chacha_crypt(), which XORs keystream into its input:
+ * reading a constant zero chunk saves clearing the output buffer first.
+ */
+static const u8 arc4_zeroes[ARC4_CHUNK];
+
+/**
+ * struct arc4_cursor - keystream generator private to one read
+ * @state: ChaCha20 state; words 12-13 are set from @block before each use
+ * @block: 64-bit block counter of the next block
+ * @skip:  bytes of the first block that precede the requested position
+ * @epoch: the stream's epoch when the cursor was made
+ * @mode:  the stream's mode when the cursor was made
+ */
+struct arc4_cursor {
+	struct chacha_state state;
+	u64 block;
+	unsigned int skip;
+	u32 epoch;
+	u32 mode;
+};
 
 /**
  * arc4_stream_begin() - make a cursor for the next @len bytes of @s
@@ -219,8 +252,8 @@ void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info)
  * ratchets the key, so @c holds a key that no longer exists in @s.  The
  * stream lock is held only here; keystream is made without it.
  */
-void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
-		       u64 pos, size_t len)
+static void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
+			      u64 pos, size_t len)
 {
 	u32 key[CHACHA_KEY_SIZE / sizeof(u32)];
 
@@ -259,7 +292,7 @@ void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
  * counter is kept here and each call is cut where word 12 would wrap, so the
  * carry into word 13 happens exactly as the stream's definition says.
  */
-void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len)
+static void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len)
 {
 	if (WARN_ON_ONCE(len > ARC4_CHUNK))
 		len = ARC4_CHUNK;
@@ -277,9 +310,94 @@ void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len)
 	}
 }
 
-void arc4_cursor_wipe(struct arc4_cursor *c)
+static void arc4_cursor_wipe(struct arc4_cursor *c)
 {
 	memzero_explicit(c, sizeof(*c));
+}
+
+/**
+ * arc4_stream_read() - copy the stream's next bytes into an iterator
+ * @s:    the stream
+ * @ppos: deterministic mode: position of the first byte, advanced by the
+ *        bytes copied; ignored in strong mode, like /dev/urandom's
+ * @to:   destination; as much of it as the stream gives is filled
+ *
+ * Keystream goes through a chunk on the stack and is wiped from there
+ * before returning.  After every page the reader is given a chance to take
+ * a signal, so that a huge read can be interrupted and returns what it has,
+ * like /dev/urandom.  Every ARC4_SEGMENT a strong read takes a new output
+ * key; a read never mixes two streams: if the stream is seeded or changes
+ * mode while a long read runs, the read stops there.
+ *
+ * Return: bytes copied; -EFAULT if none could be, -EINVAL for a
+ * deterministic read at a negative position.
+ */
+ssize_t arc4_stream_read(struct arc4_stream *s, loff_t *ppos,
+			 struct iov_iter *to)
+{
+	/*
+	 * Not zeroed on entry (CONFIG_INIT_STACK_ALL_ZERO would clear 1 KiB
+	 * per read): only bytes the cursor wrote are ever copied or kept.
+	 */
+	u8 chunk[ARC4_CHUNK] __aligned(16) __uninitialized;
+	size_t len = iov_iter_count(to), done = 0, seg_end, n, copied;
+	unsigned int used = 0, i;
+	struct arc4_cursor c;
+	u64 pos = *ppos;
+	ssize_t ret = 0;
+	u32 mode, epoch;
+
+	if (!len)
+		return 0;
+	seg_end = min_t(size_t, len, ARC4_SEGMENT);
+	arc4_stream_begin(s, &c, pos, seg_end);
+	mode = c.mode;
+	epoch = c.epoch;
+	if (mode == ARC4_MODE_DETERMINISTIC) {
+		if (*ppos < 0) {
+			ret = -EINVAL;
+			goto out;
+		}
+		len = min_t(u64, len, (u64)LLONG_MAX - pos);
+		seg_end = min(seg_end, len);
+	}
+
+	while (done < len) {
+		if (done == seg_end) {
+			seg_end += min_t(size_t, len - done, ARC4_SEGMENT);
+			arc4_cursor_wipe(&c);
+			arc4_stream_begin(s, &c, pos + done, seg_end - done);
+			if (c.mode != mode || c.epoch != epoch)
+				break;
+		}
+		n = min_t(size_t, seg_end - done, ARC4_CHUNK - c.skip);
+		arc4_cursor_fill(&c, chunk, c.skip + n);
+		used = max_t(unsigned int, used, c.skip + n);
+		copied = copy_to_iter(chunk + c.skip, n, to);
+		c.skip = 0;
+		done += copied;
+		if (copied != n) {
+			ret = -EFAULT;
+			break;
+		}
+		if (done < len && done / PAGE_SIZE != (done - n) / PAGE_SIZE) {
+			if (signal_pending(current))
+				break;
+			cond_resched();
+		}
+	}
+	if (mode == ARC4_MODE_DETERMINISTIC)
+		*ppos = pos + done;
+out:
+	/*
+	 * Only the blocks that were written: a 16-byte read need not clear
+	 * 1 KiB.  Whole blocks keep each clear a constant size, which the
+	 * compiler inlines; a variable-length memset is a byte loop.
+	 */
+	for (i = 0; i < used; i += CHACHA_BLOCK_SIZE)
+		memzero_explicit(chunk + i, CHACHA_BLOCK_SIZE);
+	arc4_cursor_wipe(&c);
+	return done ? done : ret;
 }
 
 /**********************************************************************
