@@ -207,11 +207,11 @@ void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info)
 
 /*
  * Keystream is produced this many bytes at a time into a buffer on the
- * reader's stack: two runs of the AVX2 code's eight blocks per trip through
- * the SIMD glue and copy_to_iter().  Twice this would break the kernel's
- * 2 KiB stack frame limit.
+ * reader's stack: three runs of the AVX2 code's eight blocks per trip
+ * through the SIMD glue and copy_to_iter(), whose costs are per chunk.
+ * Another eight blocks would break the kernel's 2 KiB stack frame limit.
  */
-#define ARC4_CHUNK		(16 * CHACHA_BLOCK_SIZE)
+#define ARC4_CHUNK		(24 * CHACHA_BLOCK_SIZE)
 
 /*
  * A strong read takes a fresh output key, and checks the rekey budgets,
@@ -255,8 +255,6 @@ struct arc4_cursor {
 static void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
 			      u64 pos, size_t len)
 {
-	u32 key[CHACHA_KEY_SIZE / sizeof(u32)];
-
 	mutex_lock(&s->lock);
 	c->mode = s->mode;
 	c->epoch = s->epoch;
@@ -266,10 +264,8 @@ static void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
 	if (s->mode == ARC4_MODE_STRONG) {
 		if (arc4_stream_budget_spent(s))
 			arc4_stream_rekey(s);
-		arc4_stream_ratchet(s, key);
+		arc4_stream_ratchet(s, &c->state.x[4]);
 		s->bytes_since_reseed += len;
-		memcpy(&c->state.x[4], key, sizeof(key));
-		memzero_explicit(key, sizeof(key));
 		c->block = 0;
 		c->skip = 0;
 	} else {
@@ -285,15 +281,24 @@ static void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
 /**
  * arc4_cursor_fill() - write @len bytes of keystream from the cursor's block
  * @c:   cursor; advanced by the blocks used (a partial block counts whole)
- * @buf: destination
+ * @buf: destination, with room for a whole block if @len is less
  * @len: at most ARC4_CHUNK
  *
  * The kernel's ChaCha20 code counts blocks in word 12 only.  The 64-bit
  * counter is kept here and each call is cut where word 12 would wrap, so the
- * carry into word 13 happens exactly as the stream's definition says.
+ * carry into word 13 happens exactly as the stream's definition says.  One
+ * block is made straight into @buf: the library would make it on its own
+ * stack and XOR it into @buf, which small reads would pay for.
  */
 static void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len)
 {
+	if (len && len <= CHACHA_BLOCK_SIZE) {
+		c->state.x[12] = lower_32_bits(c->block);
+		c->state.x[13] = upper_32_bits(c->block);
+		chacha20_block(&c->state, buf);
+		c->block++;
+		return;
+	}
 	if (WARN_ON_ONCE(len > ARC4_CHUNK))
 		len = ARC4_CHUNK;
 	while (len) {
@@ -337,12 +342,13 @@ ssize_t arc4_stream_read(struct arc4_stream *s, loff_t *ppos,
 {
 	/*
 	 * Not zeroed on entry (CONFIG_INIT_STACK_ALL_ZERO would clear 1 KiB
-	 * per read): only bytes the cursor wrote are ever copied or kept.
+	 * per read): only bytes the cursor wrote are ever copied or kept, and
+	 * arc4_stream_begin() sets every field of the cursor.
 	 */
 	u8 chunk[ARC4_CHUNK] __aligned(16) __uninitialized;
+	struct arc4_cursor c __uninitialized;
 	size_t len = iov_iter_count(to), done = 0, seg_end, n, copied;
 	unsigned int used = 0, i;
-	struct arc4_cursor c;
 	u64 pos = *ppos;
 	ssize_t ret = 0;
 	u32 mode, epoch;
