@@ -341,8 +341,8 @@ ssize_t arc4_stream_read(struct arc4_stream *s, loff_t *ppos,
 			 struct iov_iter *to)
 {
 	/*
-	 * Not zeroed on entry (CONFIG_INIT_STACK_ALL_ZERO would clear 1 KiB
-	 * per read): only bytes the cursor wrote are ever copied or kept, and
+	 * Not zeroed on entry (CONFIG_INIT_STACK_ALL_ZERO would clear the
+	 * whole chunk per read): only bytes the cursor wrote are ever copied or kept, and
 	 * arc4_stream_begin() sets every field of the cursor.
 	 */
 	u8 chunk[ARC4_CHUNK] __aligned(16) __uninitialized;
@@ -397,7 +397,7 @@ ssize_t arc4_stream_read(struct arc4_stream *s, loff_t *ppos,
 out:
 	/*
 	 * Only the blocks that were written: a 16-byte read need not clear
-	 * 1 KiB.  Whole blocks keep each clear a constant size, which the
+	 * the whole chunk.  Whole blocks keep each clear a constant size, which the
 	 * compiler inlines; a variable-length memset is a byte loop.
 	 */
 	for (i = 0; i < used; i += CHACHA_BLOCK_SIZE)
