@@ -7,6 +7,7 @@
 #define ARC4_COMPAT_H
 
 #include <crypto/chacha.h>
+#include <linux/fs.h>
 #include <linux/random.h>
 #include <linux/version.h>
 
@@ -62,6 +63,15 @@ static inline int unregister_random_vmfork_notifier(struct notifier_block *nb)
 {
 	return 0;
 }
+#endif
+
+/*
+ * copy_splice_read() replaced generic_file_splice_read() in 6.5 ("splice:
+ * Remove generic_file_splice_read()"); drivers/char/random.c uses each in
+ * its time to splice from a device served by read_iter.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define copy_splice_read	generic_file_splice_read
 #endif
 
 /*

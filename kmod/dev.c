@@ -13,9 +13,9 @@
 #include <linux/fs.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
 
 #include "compat.h"
 #include "dev.h"
@@ -72,91 +72,14 @@ static int arc4_dev_release(struct inode *inode, struct file *file)
  *
  * 2. read
  *
- * arc4_dev_read()
+ * arc4_dev_read_iter()
  *
  **********************************************************************/
 
-/*
- * Keystream goes through a chunk on the stack and is wiped from there
- * before returning.  Every page the reader is given a chance to take a
- * signal, so that a huge read can be interrupted and returns what it has,
- * like /dev/urandom.  A read never mixes two streams: if the file is
- * reseeded or changes mode while a long read runs, the read stops there.
- */
-static ssize_t arc4_dev_read(struct file *file, char __user *ubuf,
-			     size_t len, loff_t *ppos)
+/* The stream decides which bytes come next; this only hands them over. */
+static ssize_t arc4_dev_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct arc4_stream *s = file->private_data;
-	/*
-	 * Not zeroed on entry (CONFIG_INIT_STACK_ALL_ZERO would clear 1 KiB
-	 * per read): only bytes the cursor wrote are ever copied or kept.
-	 */
-	u8 chunk[ARC4_CHUNK] __aligned(16) __uninitialized;
-	struct arc4_cursor c;
-	size_t done = 0, since_check = 0;
-	unsigned int used = 0, i;
-	unsigned long left;
-	u64 pos = *ppos;
-	u32 mode, epoch;
-	ssize_t ret = 0;
-
-	mode = arc4_stream_mode(s);
-	if (mode == ARC4_MODE_DETERMINISTIC) {
-		if (*ppos < 0)
-			return -EINVAL;
-		len = min_t(u64, len, (u64)LLONG_MAX - pos);
-	}
-	if (!len)
-		return 0;
-
-	arc4_stream_begin(s, &c, pos, min_t(size_t, len, ARC4_SEGMENT));
-	mode = c.mode;
-	epoch = c.epoch;
-	for (;;) {
-		size_t seg = min_t(size_t, len - done, ARC4_SEGMENT);
-
-		while (seg) {
-			unsigned int n = min_t(size_t, seg, ARC4_CHUNK - c.skip);
-
-			arc4_cursor_fill(&c, chunk, c.skip + n);
-			used = max(used, c.skip + n);
-			left = copy_to_user(ubuf + done, chunk + c.skip, n);
-			if (left) {
-				done += n - left;
-				ret = -EFAULT;
-				goto out;
-			}
-			c.skip = 0;
-			done += n;
-			seg -= n;
-			since_check += n;
-			if (since_check >= PAGE_SIZE && done < len) {
-				since_check = 0;
-				if (signal_pending(current))
-					goto out;
-				cond_resched();
-			}
-		}
-		if (done == len)
-			break;
-		arc4_cursor_wipe(&c);
-		arc4_stream_begin(s, &c, pos + done,
-				  min_t(size_t, len - done, ARC4_SEGMENT));
-		if (c.mode != mode || c.epoch != epoch)
-			break;
-	}
-out:
-	/*
-	 * Only the blocks that were written: a 16-byte read need not clear
-	 * 1 KiB.  Whole blocks keep each clear a constant size, which the
-	 * compiler inlines; a variable-length memset is a byte loop.
-	 */
-	for (i = 0; i < used; i += CHACHA_BLOCK_SIZE)
-		memzero_explicit(chunk + i, CHACHA_BLOCK_SIZE);
-	arc4_cursor_wipe(&c);
-	if (mode == ARC4_MODE_DETERMINISTIC)
-		*ppos = pos + done;
-	return done ? done : ret;
+	return arc4_stream_read(iocb->ki_filp->private_data, &iocb->ki_pos, to);
 }
 
 /**********************************************************************
@@ -284,7 +207,9 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
  *
  * 5. arc4_dev_fops
  *
- * No write or mmap: the VFS answers those with EINVAL and ENODEV.  Both
+ * read_iter, as /dev/urandom's, serves read(), readv() and io_uring; splice
+ * needs its own entry, which feeds read_iter too.  No write or mmap: the
+ * VFS answers those with EINVAL and ENODEV.  Both
  * structs have the same layout on 32-bit userspace, so compat_ptr_ioctl()
  * is all a 32-bit caller needs.
  *
@@ -294,7 +219,8 @@ const struct file_operations arc4_dev_fops = {
 	.owner		= THIS_MODULE,
 	.open		= arc4_dev_open,
 	.release	= arc4_dev_release,
-	.read		= arc4_dev_read,
+	.read_iter	= arc4_dev_read_iter,
+	.splice_read	= copy_splice_read,
 	.llseek		= arc4_dev_llseek,
 	.unlocked_ioctl	= arc4_dev_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,

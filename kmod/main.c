@@ -28,31 +28,20 @@
  **********************************************************************/
 
 /*
- * OpenBSD's arc4random rekeys about every 1.6 MB; the kernel's own CRNG
- * every 60 s at most.  The defaults match those and the limits keep the
- * budgets from being made much weaker.
+ * The stream owns the budgets and their limits; the parameters only parse
+ * and show them.
  */
-enum {
-	ARC4_REKEY_BYTES_DEFAULT = 1600000,
-	ARC4_REKEY_BYTES_MAX = 64 * 1024 * 1024,
-	ARC4_REKEY_SECONDS_DEFAULT = 60,
-	ARC4_REKEY_SECONDS_MAX = 3600,
-};
-
-unsigned long arc4_rekey_bytes = ARC4_REKEY_BYTES_DEFAULT;
-unsigned int arc4_rekey_seconds = ARC4_REKEY_SECONDS_DEFAULT;
-
 static int arc4_set_rekey_bytes(const char *val, const struct kernel_param *kp)
 {
 	unsigned long n;
 	int ret = kstrtoul(val, 0, &n);
 
-	if (ret)
-		return ret;
-	if (!n || n > ARC4_REKEY_BYTES_MAX)
-		return -EINVAL;
-	WRITE_ONCE(arc4_rekey_bytes, n);
-	return 0;
+	return ret ? ret : arc4_stream_set_rekey_bytes(n);
+}
+
+static int arc4_get_rekey_bytes(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%lu\n", arc4_stream_budgets().bytes);
 }
 
 static int arc4_set_rekey_seconds(const char *val,
@@ -61,29 +50,28 @@ static int arc4_set_rekey_seconds(const char *val,
 	unsigned int n;
 	int ret = kstrtouint(val, 0, &n);
 
-	if (ret)
-		return ret;
-	if (!n || n > ARC4_REKEY_SECONDS_MAX)
-		return -EINVAL;
-	WRITE_ONCE(arc4_rekey_seconds, n);
-	return 0;
+	return ret ? ret : arc4_stream_set_rekey_seconds(n);
+}
+
+static int arc4_get_rekey_seconds(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%u\n", arc4_stream_budgets().seconds);
 }
 
 static const struct kernel_param_ops arc4_rekey_bytes_ops = {
 	.set = arc4_set_rekey_bytes,
-	.get = param_get_ulong,
+	.get = arc4_get_rekey_bytes,
 };
 
 static const struct kernel_param_ops arc4_rekey_seconds_ops = {
 	.set = arc4_set_rekey_seconds,
-	.get = param_get_uint,
+	.get = arc4_get_rekey_seconds,
 };
 
-module_param_cb(rekey_bytes, &arc4_rekey_bytes_ops, &arc4_rekey_bytes, 0644);
+module_param_cb(rekey_bytes, &arc4_rekey_bytes_ops, NULL, 0644);
 MODULE_PARM_DESC(rekey_bytes,
 		 "Strong bytes per stream between kernel-RNG rekeys (1..67108864, default 1600000)");
-module_param_cb(rekey_seconds, &arc4_rekey_seconds_ops, &arc4_rekey_seconds,
-		0644);
+module_param_cb(rekey_seconds, &arc4_rekey_seconds_ops, NULL, 0644);
 MODULE_PARM_DESC(rekey_seconds,
 		 "Seconds between kernel-RNG rekeys of a stream in use (1..3600, default 60)");
 

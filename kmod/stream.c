@@ -3,9 +3,9 @@
  * The arc4 stream: one ChaCha20 key and what is done with it.
  *
  * Contents:
- *   1. Strong keys: rekey, ratchet, budgets, VM fork
+ *   1. Strong keys: budgets, rekey, ratchet, VM fork
  *   2. Stream state: init, wipe, seed, strong, reseed, mode, info
- *   3. Keystream: begin, cursor fill and wipe
+ *   3. Keystream: cursor, read into an iterator
  *   4. Known-answer self-test
  *
  * A strong stream never emits keystream under its own key.  Every read (and
@@ -25,26 +25,55 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/string.h>
+#include <linux/uio.h>
 
 #include "compat.h"
 #include "stream.h"
-
-/*
- * Source of zeroes for chacha_crypt(), which XORs keystream into its input:
- * reading a constant zero chunk saves clearing the output buffer first.
- */
-static const u8 arc4_zeroes[ARC4_CHUNK];
 
 /**********************************************************************
  *
  * 1. Strong keys
  *
+ * arc4_stream_set_rekey_bytes(), arc4_stream_set_rekey_seconds(),
+ * arc4_stream_budgets() - the rekey budgets of every strong stream
  * arc4_stream_vmforked() - called when the kernel reports a VM fork
  *
  **********************************************************************/
 
+/* Read without a lock: each field is written whole, with WRITE_ONCE(). */
+static struct arc4_budgets arc4_budgets = {
+	.bytes = ARC4_REKEY_BYTES_DEFAULT,
+	.seconds = ARC4_REKEY_SECONDS_DEFAULT,
+};
+
 static atomic_t arc4_vmfork_generation = ATOMIC_INIT(0);
+
+int arc4_stream_set_rekey_bytes(unsigned long bytes)
+{
+	if (!bytes || bytes > ARC4_REKEY_BYTES_MAX)
+		return -EINVAL;
+	WRITE_ONCE(arc4_budgets.bytes, bytes);
+	return 0;
+}
+
+int arc4_stream_set_rekey_seconds(unsigned int seconds)
+{
+	if (!seconds || seconds > ARC4_REKEY_SECONDS_MAX)
+		return -EINVAL;
+	WRITE_ONCE(arc4_budgets.seconds, seconds);
+	return 0;
+}
+
+struct arc4_budgets arc4_stream_budgets(void)
+{
+	return (struct arc4_budgets) {
+		.bytes = READ_ONCE(arc4_budgets.bytes),
+		.seconds = READ_ONCE(arc4_budgets.seconds),
+	};
+}
 
 /*
  * After a VM fork two machines hold the same stream keys.  Bumping the
@@ -67,9 +96,9 @@ static void arc4_stream_rekey(struct arc4_stream *s)
 
 static bool arc4_stream_budget_spent(const struct arc4_stream *s)
 {
-	return s->bytes_since_reseed >= READ_ONCE(arc4_rekey_bytes) ||
+	return s->bytes_since_reseed >= READ_ONCE(arc4_budgets.bytes) ||
 	       time_after(jiffies, s->reseed_jiffies +
-			  READ_ONCE(arc4_rekey_seconds) * HZ) ||
+			  READ_ONCE(arc4_budgets.seconds) * HZ) ||
 	       s->vmfork_gen != atomic_read(&arc4_vmfork_generation);
 }
 
@@ -172,9 +201,45 @@ void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info)
  *
  * 3. Keystream
  *
- * arc4_stream_begin(), arc4_cursor_fill(), arc4_cursor_wipe()
+ * arc4_stream_read() - the stream's next bytes into an iterator
  *
  **********************************************************************/
+
+/*
+ * Keystream is produced this many bytes at a time into a buffer on the
+ * reader's stack: three runs of the AVX2 code's eight blocks per trip
+ * through the SIMD glue and copy_to_iter(), whose costs are per chunk.
+ * Another eight blocks would break the kernel's 2 KiB stack frame limit.
+ */
+#define ARC4_CHUNK		(24 * CHACHA_BLOCK_SIZE)
+
+/*
+ * A strong read takes a fresh output key, and checks the rekey budgets,
+ * every this many bytes.
+ */
+#define ARC4_SEGMENT		(64 * 1024)
+
+/*
+ * Source of zeroes for chacha_crypt(), which XORs keystream into its input:
+ * reading a constant zero chunk saves clearing the output buffer first.
+ */
+static const u8 arc4_zeroes[ARC4_CHUNK];
+
+/**
+ * struct arc4_cursor - keystream generator private to one read
+ * @state: ChaCha20 state; words 12-13 are set from @block before each use
+ * @block: 64-bit block counter of the next block
+ * @skip:  bytes of the first block that precede the requested position
+ * @epoch: the stream's epoch when the cursor was made
+ * @mode:  the stream's mode when the cursor was made
+ */
+struct arc4_cursor {
+	struct chacha_state state;
+	u64 block;
+	unsigned int skip;
+	u32 epoch;
+	u32 mode;
+};
 
 /**
  * arc4_stream_begin() - make a cursor for the next @len bytes of @s
@@ -187,11 +252,9 @@ void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info)
  * ratchets the key, so @c holds a key that no longer exists in @s.  The
  * stream lock is held only here; keystream is made without it.
  */
-void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
-		       u64 pos, size_t len)
+static void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
+			      u64 pos, size_t len)
 {
-	u32 key[CHACHA_KEY_SIZE / sizeof(u32)];
-
 	mutex_lock(&s->lock);
 	c->mode = s->mode;
 	c->epoch = s->epoch;
@@ -201,10 +264,8 @@ void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
 	if (s->mode == ARC4_MODE_STRONG) {
 		if (arc4_stream_budget_spent(s))
 			arc4_stream_rekey(s);
-		arc4_stream_ratchet(s, key);
+		arc4_stream_ratchet(s, &c->state.x[4]);
 		s->bytes_since_reseed += len;
-		memcpy(&c->state.x[4], key, sizeof(key));
-		memzero_explicit(key, sizeof(key));
 		c->block = 0;
 		c->skip = 0;
 	} else {
@@ -220,15 +281,24 @@ void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
 /**
  * arc4_cursor_fill() - write @len bytes of keystream from the cursor's block
  * @c:   cursor; advanced by the blocks used (a partial block counts whole)
- * @buf: destination
+ * @buf: destination, with room for a whole block if @len is less
  * @len: at most ARC4_CHUNK
  *
  * The kernel's ChaCha20 code counts blocks in word 12 only.  The 64-bit
  * counter is kept here and each call is cut where word 12 would wrap, so the
- * carry into word 13 happens exactly as the stream's definition says.
+ * carry into word 13 happens exactly as the stream's definition says.  One
+ * block is made straight into @buf: the library would make it on its own
+ * stack and XOR it into @buf, which small reads would pay for.
  */
-void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len)
+static void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len)
 {
+	if (len && len <= CHACHA_BLOCK_SIZE) {
+		c->state.x[12] = lower_32_bits(c->block);
+		c->state.x[13] = upper_32_bits(c->block);
+		chacha20_block(&c->state, buf);
+		c->block++;
+		return;
+	}
 	if (WARN_ON_ONCE(len > ARC4_CHUNK))
 		len = ARC4_CHUNK;
 	while (len) {
@@ -245,9 +315,95 @@ void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len)
 	}
 }
 
-void arc4_cursor_wipe(struct arc4_cursor *c)
+static void arc4_cursor_wipe(struct arc4_cursor *c)
 {
 	memzero_explicit(c, sizeof(*c));
+}
+
+/**
+ * arc4_stream_read() - copy the stream's next bytes into an iterator
+ * @s:    the stream
+ * @ppos: deterministic mode: position of the first byte, advanced by the
+ *        bytes copied; ignored in strong mode, like /dev/urandom's
+ * @to:   destination; as much of it as the stream gives is filled
+ *
+ * Keystream goes through a chunk on the stack and is wiped from there
+ * before returning.  After every page the reader is given a chance to take
+ * a signal, so that a huge read can be interrupted and returns what it has,
+ * like /dev/urandom.  Every ARC4_SEGMENT a strong read takes a new output
+ * key; a read never mixes two streams: if the stream is seeded or changes
+ * mode while a long read runs, the read stops there.
+ *
+ * Return: bytes copied; -EFAULT if none could be, -EINVAL for a
+ * deterministic read at a negative position.
+ */
+ssize_t arc4_stream_read(struct arc4_stream *s, loff_t *ppos,
+			 struct iov_iter *to)
+{
+	/*
+	 * Not zeroed on entry (CONFIG_INIT_STACK_ALL_ZERO would clear the
+	 * whole chunk per read): only bytes the cursor wrote are ever copied or kept, and
+	 * arc4_stream_begin() sets every field of the cursor.
+	 */
+	u8 chunk[ARC4_CHUNK] __aligned(16) __uninitialized;
+	struct arc4_cursor c __uninitialized;
+	size_t len = iov_iter_count(to), done = 0, seg_end, n, copied;
+	unsigned int used = 0, i;
+	u64 pos = *ppos;
+	ssize_t ret = 0;
+	u32 mode, epoch;
+
+	if (!len)
+		return 0;
+	seg_end = min_t(size_t, len, ARC4_SEGMENT);
+	arc4_stream_begin(s, &c, pos, seg_end);
+	mode = c.mode;
+	epoch = c.epoch;
+	if (mode == ARC4_MODE_DETERMINISTIC) {
+		if (*ppos < 0) {
+			ret = -EINVAL;
+			goto out;
+		}
+		len = min_t(u64, len, (u64)LLONG_MAX - pos);
+		seg_end = min(seg_end, len);
+	}
+
+	while (done < len) {
+		if (done == seg_end) {
+			seg_end += min_t(size_t, len - done, ARC4_SEGMENT);
+			arc4_cursor_wipe(&c);
+			arc4_stream_begin(s, &c, pos + done, seg_end - done);
+			if (c.mode != mode || c.epoch != epoch)
+				break;
+		}
+		n = min_t(size_t, seg_end - done, ARC4_CHUNK - c.skip);
+		arc4_cursor_fill(&c, chunk, c.skip + n);
+		used = max_t(unsigned int, used, c.skip + n);
+		copied = copy_to_iter(chunk + c.skip, n, to);
+		c.skip = 0;
+		done += copied;
+		if (copied != n) {
+			ret = -EFAULT;
+			break;
+		}
+		if (done < len && done / PAGE_SIZE != (done - n) / PAGE_SIZE) {
+			if (signal_pending(current))
+				break;
+			cond_resched();
+		}
+	}
+	if (mode == ARC4_MODE_DETERMINISTIC)
+		*ppos = pos + done;
+out:
+	/*
+	 * Only the blocks that were written: a 16-byte read need not clear
+	 * the whole chunk.  Whole blocks keep each clear a constant size, which the
+	 * compiler inlines; a variable-length memset is a byte loop.
+	 */
+	for (i = 0; i < used; i += CHACHA_BLOCK_SIZE)
+		memzero_explicit(chunk + i, CHACHA_BLOCK_SIZE);
+	arc4_cursor_wipe(&c);
+	return done ? done : ret;
 }
 
 /**********************************************************************

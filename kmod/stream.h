@@ -9,27 +9,33 @@
 #include <crypto/chacha.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/uio.h>
 #include <uapi/linux/arc4.h>
 
 #include "compat.h"
 
 /*
- * Keystream is produced this many bytes at a time into a buffer on the
- * caller's stack: two runs of the AVX2 code's eight blocks per trip
- * through the SIMD glue and copy_to_user().  Twice this would break the
- * kernel's 2 KiB stack frame limit.
+ * Rekey budgets of strong streams, one set for all of them.  OpenBSD's
+ * arc4random rekeys about every 1.6 MB, the kernel's CRNG every 60 s at
+ * most: the defaults match those, and the limits keep the budgets from
+ * being made much weaker.
  */
-#define ARC4_CHUNK		(16 * CHACHA_BLOCK_SIZE)
+enum {
+	ARC4_REKEY_BYTES_DEFAULT = 1600000,
+	ARC4_REKEY_BYTES_MAX = 64 * 1024 * 1024,
+	ARC4_REKEY_SECONDS_DEFAULT = 60,
+	ARC4_REKEY_SECONDS_MAX = 3600,
+};
 
-/*
- * A strong read takes a fresh output key, and checks the rekey budgets,
- * every this many bytes.
+/**
+ * struct arc4_budgets - when a strong stream takes a new kernel-RNG key
+ * @bytes:   strong bytes a key may serve, 1..ARC4_REKEY_BYTES_MAX
+ * @seconds: how long a key may serve, 1..ARC4_REKEY_SECONDS_MAX
  */
-#define ARC4_SEGMENT		(64 * 1024)
-
-/* Rekey budgets; module parameters, see main.c. */
-extern unsigned long arc4_rekey_bytes;
-extern unsigned int arc4_rekey_seconds;
+struct arc4_budgets {
+	unsigned long bytes;
+	unsigned int seconds;
+};
 
 /**
  * struct arc4_stream - one stream; every field is under @lock
@@ -56,22 +62,6 @@ struct arc4_stream {
 	u32 mode;
 };
 
-/**
- * struct arc4_cursor - keystream generator private to one read()
- * @state: ChaCha20 state; words 12-13 are set from @block before each use
- * @block: 64-bit block counter of the next block
- * @skip:  bytes of the first block that precede the requested position
- * @epoch: the stream's epoch when the cursor was made
- * @mode:  the stream's mode when the cursor was made
- */
-struct arc4_cursor {
-	struct chacha_state state;
-	u64 block;
-	unsigned int skip;
-	u32 epoch;
-	u32 mode;
-};
-
 void arc4_stream_init(struct arc4_stream *s);
 void arc4_stream_wipe(struct arc4_stream *s);
 void arc4_stream_seed(struct arc4_stream *s, const u8 key[CHACHA_KEY_SIZE],
@@ -80,10 +70,11 @@ void arc4_stream_strong(struct arc4_stream *s);
 int arc4_stream_reseed(struct arc4_stream *s);
 u32 arc4_stream_mode(struct arc4_stream *s);
 void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info);
-void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
-		       u64 pos, size_t len);
-void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len);
-void arc4_cursor_wipe(struct arc4_cursor *c);
+ssize_t arc4_stream_read(struct arc4_stream *s, loff_t *ppos,
+			 struct iov_iter *to);
+int arc4_stream_set_rekey_bytes(unsigned long bytes);
+int arc4_stream_set_rekey_seconds(unsigned int seconds);
+struct arc4_budgets arc4_stream_budgets(void);
 void arc4_stream_vmforked(void);
 int arc4_stream_selftest(void);
 

@@ -17,10 +17,6 @@
 
 #include "../stream.c"
 
-/* The budgets main.c owns in arc4dev.ko; each test sets what it needs. */
-unsigned long arc4_rekey_bytes = 1UL << 20;
-unsigned int arc4_rekey_seconds = 300;
-
 static const u8 kunit_key[CHACHA_KEY_SIZE] = {
 	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
 	0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
@@ -139,12 +135,12 @@ static void cursor_wipe_leaves_every_byte_zero(struct kunit *test)
 /* The byte budget: a rekey on the first read after it is reached, not before. */
 static void byte_budget_rekeys_exactly_at_its_bound(struct kunit *test)
 {
-	unsigned long saved = arc4_rekey_bytes;
+	unsigned long saved = arc4_stream_budgets().bytes;
 	struct arc4_stream *s = kunit_stream(test);
 	struct arc4_cursor c;
 	u64 reseeds;
 
-	WRITE_ONCE(arc4_rekey_bytes, 1000);
+	KUNIT_ASSERT_EQ(test, arc4_stream_set_rekey_bytes(1000), 0);
 	reseeds = s->reseeds;
 	arc4_stream_begin(s, &c, 0, 999);
 	arc4_stream_begin(s, &c, 0, 0);
@@ -157,9 +153,42 @@ static void byte_budget_rekeys_exactly_at_its_bound(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->reseeds, reseeds + 1);
 	KUNIT_EXPECT_EQ(test, s->bytes_since_reseed, 5ULL);
 
-	WRITE_ONCE(arc4_rekey_bytes, saved);
+	KUNIT_EXPECT_EQ(test, arc4_stream_set_rekey_bytes(saved), 0);
 	arc4_cursor_wipe(&c);
 	arc4_stream_wipe(s);
+}
+
+/* The setters take 1..MAX and refuse the values just outside, changing nothing. */
+static void budget_setters_accept_exactly_their_range(struct kunit *test)
+{
+	struct arc4_budgets saved = arc4_stream_budgets();
+
+	KUNIT_EXPECT_EQ(test, saved.bytes, (unsigned long)ARC4_REKEY_BYTES_DEFAULT);
+	KUNIT_EXPECT_EQ(test, saved.seconds, (unsigned int)ARC4_REKEY_SECONDS_DEFAULT);
+
+	KUNIT_EXPECT_EQ(test, arc4_stream_set_rekey_bytes(1), 0);
+	KUNIT_EXPECT_EQ(test, arc4_stream_budgets().bytes, 1UL);
+	KUNIT_EXPECT_EQ(test, arc4_stream_set_rekey_bytes(ARC4_REKEY_BYTES_MAX), 0);
+	KUNIT_EXPECT_EQ(test, arc4_stream_budgets().bytes,
+			(unsigned long)ARC4_REKEY_BYTES_MAX);
+	KUNIT_EXPECT_EQ(test, arc4_stream_set_rekey_bytes(0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, arc4_stream_set_rekey_bytes(ARC4_REKEY_BYTES_MAX + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, arc4_stream_budgets().bytes,
+			(unsigned long)ARC4_REKEY_BYTES_MAX);
+
+	KUNIT_EXPECT_EQ(test, arc4_stream_set_rekey_seconds(1), 0);
+	KUNIT_EXPECT_EQ(test, arc4_stream_budgets().seconds, 1U);
+	KUNIT_EXPECT_EQ(test, arc4_stream_set_rekey_seconds(ARC4_REKEY_SECONDS_MAX), 0);
+	KUNIT_EXPECT_EQ(test, arc4_stream_set_rekey_seconds(0), -EINVAL);
+	KUNIT_EXPECT_EQ(test,
+			arc4_stream_set_rekey_seconds(ARC4_REKEY_SECONDS_MAX + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, arc4_stream_budgets().seconds,
+			(unsigned int)ARC4_REKEY_SECONDS_MAX);
+
+	KUNIT_EXPECT_EQ(test, arc4_stream_set_rekey_bytes(saved.bytes), 0);
+	KUNIT_EXPECT_EQ(test, arc4_stream_set_rekey_seconds(saved.seconds), 0);
 }
 
 /* A key's age in jiffies, read twice so no tick falls between. */
@@ -180,7 +209,7 @@ static bool kunit_spent_at_age(struct arc4_stream *s, unsigned long age)
 static void time_budget_rekeys_exactly_at_its_bound(struct kunit *test)
 {
 	struct arc4_stream *s = kunit_stream(test);
-	unsigned long age = READ_ONCE(arc4_rekey_seconds) * HZ;
+	unsigned long age = arc4_stream_budgets().seconds * HZ;
 	struct arc4_cursor c;
 	u64 reseeds = s->reseeds;
 
@@ -224,7 +253,7 @@ static void deterministic_stream_ignores_the_budgets(struct kunit *test)
 	arc4_stream_seed(s, kunit_key, 1);
 	reseeds = s->reseeds;
 	arc4_stream_vmforked();
-	s->reseed_jiffies = jiffies - 10 * READ_ONCE(arc4_rekey_seconds) * HZ;
+	s->reseed_jiffies = jiffies - 10 * arc4_stream_budgets().seconds * HZ;
 	arc4_stream_begin(s, &c, 130, 1 << 30);
 	KUNIT_EXPECT_EQ(test, s->reseeds, reseeds);
 	KUNIT_EXPECT_EQ(test, s->bytes_since_reseed, 0ULL);
@@ -294,6 +323,7 @@ static struct kunit_case arc4_stream_cases[] = {
 	KUNIT_CASE(strong_reads_never_share_an_output_key),
 	KUNIT_CASE(stream_wipe_leaves_every_byte_zero),
 	KUNIT_CASE(cursor_wipe_leaves_every_byte_zero),
+	KUNIT_CASE(budget_setters_accept_exactly_their_range),
 	KUNIT_CASE(byte_budget_rekeys_exactly_at_its_bound),
 	KUNIT_CASE(time_budget_rekeys_exactly_at_its_bound),
 	KUNIT_CASE(vmfork_rekeys_every_strong_stream_once),
