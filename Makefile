@@ -24,7 +24,6 @@ RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
 KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(shell scripts/kver 2>/dev/null | sed "s|^|/lib/modules/|;s|$$|/build|"))
 
 SELFTEST_DIRS := $(patsubst %/Makefile,%,$(wildcard selftests/*/Makefile))
-USER_CFLAGS := -O2 -g -Wall -Wextra
 
 .PHONY: all deps module lib tools selftests kselftest test test-matrix demo \
 	check clean \
@@ -39,10 +38,16 @@ module: deps
 	@test -n "$(KDIR)" || { echo "arc4: no kernel headers (make deps)"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
 
-lib: deps
-	@if [ -f lib/Makefile ]; then $(MAKE) -C lib; fi
+# A C compiler and nothing else: no `make deps` (QEMU, kernel images and
+# sources are for the targets that build the module or boot the VM).
+lib:
+	$(MAKE) -C lib
 
-tools: deps
+# arc4-audit reads ELF with libelf and disassembles with capstone.
+TOOLS_DEPS := gcc make pkg-config libelf-dev libcapstone-dev
+
+tools:
+	@scripts/install-deps --only $(TOOLS_DEPS)
 	$(MAKE) -C tools TOP=$(TOP)
 
 kselftest: deps
@@ -70,7 +75,7 @@ check: kselftest
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1
-	@if [ -f lib/Makefile ]; then $(MAKE) -C lib clean; fi
+	$(MAKE) -C lib clean
 	rm -rf build
 
 -include $(wildcard mk/*.mk)
