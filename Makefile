@@ -32,7 +32,7 @@ SELFTEST_DIRS := $(patsubst %/Makefile,%,$(wildcard selftests/*/Makefile))
 all: module lib tools selftests
 
 deps:
-	@scripts/install-deps
+	@scripts/deps-install
 
 module: deps
 	@test -n "$(KDIR)" || { echo "arc4: no kernel headers (make deps)"; exit 1; }
@@ -47,7 +47,7 @@ lib:
 TOOLS_DEPS := gcc make pkg-config libelf-dev libcapstone-dev
 
 tools:
-	@scripts/install-deps --only $(TOOLS_DEPS)
+	@scripts/deps-install --only $(TOOLS_DEPS)
 	$(MAKE) -C tools TOP=$(TOP)
 
 kselftest: deps
@@ -62,10 +62,10 @@ $(SELFTEST_DIRS): kselftest lib
 TEST_RELEASES ?= trixie
 
 test: all
-	@scripts/run-tests $(addprefix --release ,$(TEST_RELEASES))
+	@scripts/tests-run $(addprefix --release ,$(TEST_RELEASES))
 
 test-matrix: all
-	@scripts/run-tests --matrix
+	@scripts/tests-run --matrix
 
 demo: all
 	@scripts/demo

@@ -6,7 +6,7 @@ BENCH_DEPS := libbsd-dev gnuplot-nox strace
 .PHONY: bench bench-bins
 
 bench-bins: all
-	@scripts/install-deps $(BENCH_DEPS)
+	@scripts/deps-install $(BENCH_DEPS)
 	$(MAKE) -C bench TOP=$(TOP)
 
 bench: bench-bins

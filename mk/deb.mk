@@ -25,7 +25,7 @@ DEB_DEPS	:= debhelper dh-dkms dpkg-dev libelf-dev libcapstone-dev \
 .PHONY: deb test-deb
 
 deb:
-	@scripts/install-deps $(DEB_DEPS)
+	@scripts/deps-install $(DEB_DEPS)
 	@test "$(DEB_VERSION)" = "$(ARC4_VERSION)" || \
 		{ echo "arc4: debian/changelog says $(DEB_VERSION), lib/Makefile $(ARC4_VERSION)"; exit 1; }
 	rm -rf $(DEB_DIR)

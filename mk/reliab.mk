@@ -24,7 +24,7 @@ debug-kernel: deps
 	@scripts/debug-kernel
 
 test-debug: all
-	@scripts/test-debug
+	@scripts/debug-kernel-test
 
 soak: all
 	@ARC4_STRESS_SCALE=$(SOAK_SCALE) VM_TIMEOUT=$${VM_TIMEOUT:-7200} \

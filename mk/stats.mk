@@ -18,7 +18,7 @@ STATS_SOURCES ?=
 .PHONY: stats stats-bins
 
 stats-bins: module lib
-	@scripts/install-deps $(STATS_DEPS)
+	@scripts/deps-install $(STATS_DEPS)
 	$(MAKE) -C stats TOP=$(TOP)
 
 stats: stats-bins

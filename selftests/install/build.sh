@@ -26,7 +26,7 @@ else
 fi | tar --null -T - -cf - | tar -C "$work/tree" -xf -
 
 # What pulls in QEMU, kernel images and sources, made to fail loudly.
-for s in install-deps kernel-src kver; do
+for s in deps-install kernel-src kver; do
 	printf '#!/bin/sh\necho "build.sh: %s called" >&2\nexit 1\n' "$s" \
 		>"$work/tree/scripts/$s"
 done

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# vm-lib: what scripts/vm-run and scripts/vmfork-test share.  Sourced, after
+# lib/vm.sh: what scripts/vm-run and scripts/vmfork-test share.  Sourced, after
 # the caller has set $top (the repository) and defined die().
 #
 #   vm_dist             set dist, tree, release, flavour from VM_DIST,
