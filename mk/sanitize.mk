@@ -10,6 +10,6 @@ SANITIZE_DEPS := valgrind gcc-multilib libc6-dev-i386 libssl-dev:i386
 
 .PHONY: test-sanitize
 
-test-sanitize: all
+test-sanitize: all ## ASan+UBSan, TSan, valgrind; -m32 in the VM
 	@scripts/deps-install $(SANITIZE_DEPS)
 	@scripts/sanitizer-test $(addprefix --only ,$(SANITIZE))

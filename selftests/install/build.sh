@@ -5,7 +5,8 @@
 # `make -C lib` build the shim with a C compiler and nothing else: in a
 # copy of the tree whose `make deps` step fails, with a PATH that holds the
 # toolchain and a few basic commands but no QEMU, kernel or package tools.
-# Prints TAP.
+# `make help` has a line for every target of the Makefile and mk/*.mk: each
+# with a recipe there, and each declared .PHONY there.  Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -16,7 +17,7 @@ rm -rf "$work"
 mkdir -p "$work/tree" "$work/bin"
 trap 'rm -rf "$work"' EXIT
 
-tap_plan 2
+tap_plan 3
 
 # The tree as a clean clone has it (tracked and new files, not build/).
 if git rev-parse --git-dir >/dev/null 2>&1; then
@@ -44,4 +45,37 @@ build_lib() {
 
 tap_check "make lib needs a C compiler only (no make deps, no QEMU)" build_lib lib
 tap_check "make -C lib needs a C compiler only" build_lib -C lib
+
+# targets: what `make -qp` knows of the Makefile and mk/*.mk, one a line.
+targets() {
+	make -C "$work/tree" -qp 2>/dev/null | awk '
+		/^# Files/ { f = 1 } /^# Finished Make data base/ { f = 0 }
+		f && /^\.PHONY:/ { sub(/^\.PHONY: */, ""); n = split($0, p, " ");
+			for (i = 1; i <= n; i++) print p[i]; next }
+		f && /^[^#\t .%][^:=]*:([^=]|$)/ { t = $0; sub(/:.*/, "", t); next }
+		f && /^#  recipe to execute \(from / {
+			src = $0; sub(/^#  recipe to execute \(from ./, "", src)
+			sub(/., line .*/, "", src)
+			if (src == "Makefile" || src ~ /^mk\//) print t }' | sort -u
+}
+
+# every_target_has_help: NAME in a help line stands for any name there.
+every_target_has_help() {
+	local help t p missing=() n=0
+	help=$(make -s -C "$work/tree" help | awk '/^  [^ ]/ { print $1 }')
+	for t in $(targets); do
+		n=$((n + 1))
+		for p in $help; do
+			# shellcheck disable=SC2053 # the glob is the point
+			[[ $t == ${p//NAME/*} ]] && continue 2
+		done
+		missing+=("$t")
+	done
+	[ "$n" -gt 20 ] || { echo "make -qp gave only $n targets"; return 1; }
+	[ ${#missing[@]} -eq 0 ] ||
+		{ echo "no line in make help for: ${missing[*]}"; return 1; }
+}
+
+tap_check "make help has a line for every target of Makefile and mk/*.mk" \
+	every_target_has_help
 tap_done
