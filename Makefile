@@ -1,20 +1,22 @@
 # arc4: /dev/arc4 kernel module, libc shim, tests.
 #
-#   make            build the module, the shim and the tests
-#   make demo       boot the test VM and show /dev/arc4 and the shim at work
-#   make test       run every test, on this Debian release and on the current
-#                   stable one (trixie); ends with "N passed, N failed"
-#   make test-matrix  the VM suites on this release, trixie, trixie-rt and sid,
-#                   and a table of the results
-#   make check      checkpatch, sparse, W=1 and -Werror builds
-#   make test-sanitize  the shim and its tests under ASan+UBSan, TSan and
-#                   valgrind, and -m32 in the VM (mk/sanitize.mk)
-#   make deps       install missing Debian packages (as root)
-#   make deb        Debian packages from debian/ into build/deb/, and lintian
-#   make test-deb   install them into a fresh bookworm tree, boot it, purge
+# `make help` lists every target with one line each, from the `## `
+# comment on its rule line (a rule without one fails
+# selftests/install/build.sh).  Where each group lives:
 #
-# KDIR defaults to the running kernel's build tree when it exists, else to
-# the headers of the kernel the test VM boots (Debian's linux-image-amd64).
+#   Makefile         build (all, module, lib, tools, selftests), test,
+#                    test-matrix, demo, check, deps, clean, help
+#   mk/install.mk    install, uninstall and their parts, DKMS, autoload
+#   mk/deb.mk        deb, test-deb: the Debian packages
+#   mk/reliab.mk     debug-kernel, test-debug, soak, vmfork-test, coverage,
+#                    mutants: the long reliability runs
+#   mk/sanitize.mk   test-sanitize: ASan+UBSan, TSan, valgrind, -m32
+#   mk/bench.mk      bench;  mk/stats.mk  stats;  mk/system.mk  test-system
+#
+# `make lib` needs a C compiler only; the targets that build the module or
+# boot the test VM run `make deps` first.  KDIR defaults to the running
+# kernel's build tree when it exists, else to the headers of the kernel the
+# test VM boots (Debian's linux-image-amd64).
 
 TOP := $(CURDIR)
 MAKEFLAGS += --no-print-directory
@@ -24,56 +26,70 @@ RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
 KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(shell scripts/kver 2>/dev/null | sed "s|^|/lib/modules/|;s|$$|/build|"))
 
 SELFTEST_DIRS := $(patsubst %/Makefile,%,$(wildcard selftests/*/Makefile))
-USER_CFLAGS := -O2 -g -Wall -Wextra
 
 .PHONY: all deps module lib tools selftests kselftest test test-matrix demo \
-	check clean \
+	check clean help \
 	$(SELFTEST_DIRS)
 
-all: module lib tools selftests
+all: module lib tools selftests ## the module, the shim, the tools and the tests
 
-deps:
-	@scripts/install-deps
+deps: ## install the missing Debian packages (as root)
+	@scripts/deps-install
 
-module: deps
+module: deps ## kmod/arc4dev.ko against KDIR, W=1
 	@test -n "$(KDIR)" || { echo "arc4: no kernel headers (make deps)"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
 
-lib: deps
-	@if [ -f lib/Makefile ]; then $(MAKE) -C lib; fi
+# A C compiler and nothing else: no `make deps` (QEMU, kernel images and
+# sources are for the targets that build the module or boot the VM).
+lib: ## the shim in lib/ (needs a C compiler only)
+	$(MAKE) -C lib
 
-tools: deps
+# arc4-audit reads ELF with libelf and disassembles with capstone.
+TOOLS_DEPS := gcc make pkg-config libelf-dev libcapstone-dev
+
+tools: ## arc4ctl and arc4-audit in build/tools/
+	@scripts/deps-install --only $(TOOLS_DEPS)
 	$(MAKE) -C tools TOP=$(TOP)
 
-kselftest: deps
+kselftest: deps ## harness, checkpatch.pl from linux-source
 	@scripts/kernel-src
 
-selftests: kselftest lib $(SELFTEST_DIRS)
+selftests: kselftest lib $(SELFTEST_DIRS) ## every test suite's programs
 
-$(SELFTEST_DIRS): kselftest lib
+$(SELFTEST_DIRS): kselftest lib ## one suite's programs (make selftests/shim)
 	$(MAKE) -C $@ TOP=$(TOP)
 
 # The releases `make test` adds to the host's own: Debian's current stable.
 TEST_RELEASES ?= trixie
 
-test: all
-	@scripts/run-tests $(addprefix --release ,$(TEST_RELEASES))
+test: all ## every test, here and on TEST_RELEASES (trixie)
+	@scripts/tests-run $(addprefix --release ,$(TEST_RELEASES))
 
-test-matrix: all
-	@scripts/run-tests --matrix
+test-matrix: all ## the VM suites on 4 releases, and a table
+	@scripts/tests-run --matrix
 
-demo: all
+demo: all ## show /dev/arc4 and the shim at work in the VM
 	@scripts/demo
 
-check: kselftest
+check: kselftest ## checkpatch, sparse, W=1 and -Werror builds
 	scripts/check
 
-clean:
+clean: ## remove what the build made
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean >/dev/null 2>&1
-	@if [ -f lib/Makefile ]; then $(MAKE) -C lib clean; fi
+	$(MAKE) -C lib clean
 	rm -rf build
 
 -include $(wildcard mk/*.mk)
+
+# Every rule line with a `## ` comment, grouped by the file it is in.
+help: ## this list
+	@for f in $(filter Makefile mk/%.mk,$(MAKEFILE_LIST)); do \
+		echo "$$f:"; \
+		sed -n 's/^\([^#[:space:]][^=]*\):[^=]*## \(.*\)/\1\t\2/p' $$f | \
+			sed 's/$$(SELFTEST_DIRS)/selftests\/NAME/' | \
+			awk -F'\t' '{ printf "  %-21s %s\n", $$1, $$2 }'; \
+	done
 
 # A rule that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:

@@ -5,9 +5,9 @@ BENCH_DEPS := libbsd-dev gnuplot-nox strace
 
 .PHONY: bench bench-bins
 
-bench-bins: all
-	@scripts/install-deps $(BENCH_DEPS)
+bench-bins: all ## the benchmark programs in build/bench/
+	@scripts/deps-install $(BENCH_DEPS)
 	$(MAKE) -C bench TOP=$(TOP)
 
-bench: bench-bins
+bench: bench-bins ## arc4 against its peers (not a test)
 	@bench/run

@@ -24,8 +24,8 @@ DEB_DEPS	:= debhelper dh-dkms dpkg-dev libelf-dev libcapstone-dev \
 
 .PHONY: deb test-deb
 
-deb:
-	@scripts/install-deps $(DEB_DEPS)
+deb: ## Debian packages in build/deb/, and lintian
+	@scripts/deps-install $(DEB_DEPS)
 	@test "$(DEB_VERSION)" = "$(ARC4_VERSION)" || \
 		{ echo "arc4: debian/changelog says $(DEB_VERSION), lib/Makefile $(ARC4_VERSION)"; exit 1; }
 	rm -rf $(DEB_DIR)
@@ -49,7 +49,7 @@ deb:
 			echo "arc4: lintian reports errors (build/deb/lintian.txt)"; exit 1; \
 		fi
 
-test-deb: deb
+test-deb: deb ## install them in a fresh tree, boot it, purge
 	@rc=0; selftests/deb/deb.sh || rc=1; \
 	for r in $(TEST_RELEASES); do \
 		selftests/deb/deb.sh --release $$r || rc=1; \

@@ -85,36 +85,36 @@ endef
 	install-lib uninstall-lib install-man uninstall-man \
 	install-dkms uninstall-dkms install-autoload uninstall-autoload
 
-install: install-module install-lib install-man install-tools install-policy
+install: install-module install-lib install-man install-tools install-policy ## module, shim, headers, pages, tools, policy
 
-uninstall: uninstall-module uninstall-lib uninstall-man uninstall-autoload \
-	uninstall-tools uninstall-policy
+uninstall: uninstall-module uninstall-lib uninstall-man ## what install put there
+uninstall: uninstall-autoload uninstall-tools uninstall-policy
 
 # Build what is missing without `make deps` (installing needs no QEMU),
 # with the flags of `make module` so that nothing is rebuilt.
-install-build-module:
+install-build-module: ## build the module for install, without make deps
 	@test -n "$(KVER)" || { echo "arc4: no kernel tree in KDIR='$(KDIR)'"; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
 
-install-build-lib:
+install-build-lib: ## build the shim for install
 	$(MAKE) -C $(TOP)/lib SYSCONFDIR=$(SYSCONFDIR)
 
 # arc4-audit needs libelf-dev and libcapstone-dev.
-install-build-tools:
+install-build-tools: ## build arc4ctl and arc4-audit for install
 	$(MAKE) -C $(TOP)/tools TOP=$(TOP)
 
-install-module: install-build-module
+install-module: install-build-module ## arc4dev.ko into /lib/modules/KVER/extra; depmod
 	$(INSTALL) -d $(DESTDIR)$(MODDIR)
 	$(INSTALL) -m 0644 $(TOP)/kmod/arc4dev.ko $(DESTDIR)$(MODDIR)/arc4dev.ko
 	$(arc4_depmod)
 
-uninstall-module:
+uninstall-module: ## remove it, then depmod
 	@test -n "$(KVER)" || { echo "arc4: no kernel tree in KDIR='$(KDIR)'; set KVER"; exit 1; }
 	rm -f $(DESTDIR)$(MODDIR)/arc4dev.ko
 	-rmdir $(DESTDIR)$(MODDIR) 2>/dev/null
 	$(arc4_depmod)
 
-install-lib: install-build-lib
+install-lib: install-build-lib ## libarc4, arc4random.h, linux/arc4.h, arc4.pc
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(DATADIR)/arc4
 	$(INSTALL) -m 0755 $(TOP)/lib/$(ARC4_SONAME) $(DESTDIR)$(LIBDIR)/$(ARC4_LIBFILE)
@@ -132,7 +132,7 @@ install-lib: install-build-lib
 	$(INSTALL) -m 0644 $(TOP)/packaging/arc4dev.conf $(DESTDIR)$(DATADIR)/arc4/arc4dev.conf
 	$(arc4_ldconfig)
 
-uninstall-lib:
+uninstall-lib: ## remove them
 	rm -f $(DESTDIR)$(LIBDIR)/$(ARC4_LIBFILE) $(DESTDIR)$(LIBDIR)/$(ARC4_SONAME) \
 		$(DESTDIR)$(LIBDIR)/libarc4.so $(DESTDIR)$(LIBDIR)/libarc4.a \
 		$(DESTDIR)$(INCLUDEDIR)/arc4random.h \
@@ -142,7 +142,7 @@ uninstall-lib:
 	-rmdir $(DESTDIR)$(DATADIR)/arc4 2>/dev/null
 	$(arc4_ldconfig)
 
-install-man:
+install-man: ## the man pages and their links
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 		$(DESTDIR)$(MANDIR)/man4
 	for p in $(ARC4_MAN); do \
@@ -153,7 +153,7 @@ install-man:
 		ln -sf $${l#*:} $(DESTDIR)$(MANDIR)/man3/$${l%%:*} || exit 1; \
 	done
 
-uninstall-man:
+uninstall-man: ## remove them
 	for p in $(notdir $(ARC4_MAN)); do \
 		rm -f $(DESTDIR)$(MANDIR)/man$${p##*.}/$$p; \
 	done
@@ -162,7 +162,7 @@ uninstall-man:
 	done
 
 # Only what the module's build needs; dkms copies this tree per kernel.
-install-dkms:
+install-dkms: ## the module's sources for dkms
 	$(INSTALL) -d $(DESTDIR)$(ARC4_DKMS_SRC)/kmod \
 		$(DESTDIR)$(ARC4_DKMS_SRC)/include/uapi/linux
 	$(INSTALL) -m 0644 $(TOP)/dkms.conf $(TOP)/Kbuild $(DESTDIR)$(ARC4_DKMS_SRC)/
@@ -172,7 +172,7 @@ install-dkms:
 		$(DESTDIR)$(ARC4_DKMS_SRC)/include/uapi/linux/
 
 # A real uninstall takes the module out of DKMS first.
-uninstall-dkms:
+uninstall-dkms: ## remove them (and dkms remove them)
 	@if [ -z "$(DESTDIR)" ] && command -v dkms >/dev/null && \
 	    dkms status arc4/$(ARC4_VERSION) 2>/dev/null | grep -q .; then \
 		echo "  DKMS    remove arc4/$(ARC4_VERSION) --all"; \
@@ -180,13 +180,13 @@ uninstall-dkms:
 	fi
 	rm -rf $(DESTDIR)$(ARC4_DKMS_SRC)
 
-install-autoload:
+install-autoload: ## modules-load.d/arc4dev.conf: load at boot
 	$(INSTALL) -d $(DESTDIR)$(SYSCONFDIR)/modules-load.d
 	$(INSTALL) -m 0644 $(TOP)/packaging/arc4dev.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modules-load.d/arc4dev.conf
 
 # Removed only while it is still ours, unedited.
-uninstall-autoload:
+uninstall-autoload: ## remove it while unedited
 	@f=$(DESTDIR)$(SYSCONFDIR)/modules-load.d/arc4dev.conf; \
 	if cmp -s $(TOP)/packaging/arc4dev.conf $$f; then \
 		echo "rm -f $$f"; rm -f $$f; \
@@ -194,17 +194,17 @@ uninstall-autoload:
 		echo "arc4: $$f was edited; left in place"; \
 	fi
 
-install-tools: install-build-tools
+install-tools: install-build-tools ## arc4ctl and arc4-audit into BINDIR
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0755 $(TOP)/build/tools/arc4ctl $(TOP)/build/tools/arc4-audit \
 		$(DESTDIR)$(BINDIR)/
 
-uninstall-tools:
+uninstall-tools: ## remove them
 	rm -f $(DESTDIR)$(BINDIR)/arc4ctl $(DESTDIR)$(BINDIR)/arc4-audit
 
 # Never over the administrator's list; the shim trusts it only while it
 # and its directory are root's and not group- or other-writable.
-install-policy:
+install-policy: ## an empty SYSCONFDIR/arc4/legacy.conf
 	@f=$(DESTDIR)$(ARC4_POLICY); \
 	if [ -e $$f ]; then \
 		echo "arc4: $$f exists; left as it is"; \
@@ -215,7 +215,7 @@ install-policy:
 	fi
 
 # Removed only while it is still ours, unedited.
-uninstall-policy:
+uninstall-policy: ## remove it while unedited
 	@f=$(DESTDIR)$(ARC4_POLICY); \
 	if cmp -s $(TOP)/packaging/legacy.conf $$f; then \
 		echo "rm -f $$f"; rm -f $$f; rmdir $${f%/*} 2>/dev/null || true; \

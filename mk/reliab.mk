@@ -20,28 +20,28 @@ SOAK_SCALE ?= 10
 
 .PHONY: debug-kernel test-debug soak vmfork-test
 
-debug-kernel: deps
+debug-kernel: deps ## build the KASAN/lockdep/UBSAN kernel (once)
 	@scripts/debug-kernel
 
-test-debug: all
-	@scripts/test-debug
+test-debug: all ## every VM test on the debug kernel
+	@scripts/debug-kernel-test
 
-soak: all
+soak: all ## the stress tests SOAK_SCALE (10) times longer
 	@ARC4_STRESS_SCALE=$(SOAK_SCALE) VM_TIMEOUT=$${VM_TIMEOUT:-7200} \
 		VM_MEM=$${VM_MEM:-4G} scripts/vm-run \
 		sh -c 'for t in $$(cat selftests/stress/vm-tests); do $$t; done'
 
-vmfork-test: all
+vmfork-test: all ## the VM-fork test alone
 	@scripts/vmfork-test
 
 # make coverage: line and branch coverage of kmod/ and lib/, host and
 # debug-kernel VM runs merged (scripts/coverage --help).
 .PHONY: coverage
-coverage: deps
+coverage: deps ## line and branch coverage of kmod/ and lib/
 	@scripts/coverage
 
 # make mutants: small faults in kmod/ and lib/, and whether the tests notice
 # (scripts/mutants --help; MUTANTS_ARGS="--per-file 4 --seed 1" and such).
 .PHONY: mutants
-mutants: deps
+mutants: deps ## mutation score of the tests
 	@scripts/mutants $(MUTANTS_ARGS)

@@ -1,7 +1,7 @@
 # make test-sanitize: the shim (lib/) and its host tests built with
 # -fsanitize=address,undefined and with -fsanitize=thread, the host tests
 # under valgrind memcheck, and a gcc -m32 build of the shim and the device
-# tests, run in the test VM (compat_ioctl).  See scripts/test-sanitize;
+# tests, run in the test VM (compat_ioctl).  See scripts/sanitizer-test;
 # builds go to build/sanitize-*/ and build/m32/, logs to
 # build/sanitize-results/.  Ends with "N passed, N failed".
 # SANITIZE="asan tsan valgrind m32" (the default: all) picks the runs.
@@ -10,6 +10,6 @@ SANITIZE_DEPS := valgrind gcc-multilib libc6-dev-i386 libssl-dev:i386
 
 .PHONY: test-sanitize
 
-test-sanitize: all
-	@scripts/install-deps $(SANITIZE_DEPS)
-	@scripts/test-sanitize $(addprefix --only ,$(SANITIZE))
+test-sanitize: all ## ASan+UBSan, TSan, valgrind; -m32 in the VM
+	@scripts/deps-install $(SANITIZE_DEPS)
+	@scripts/sanitizer-test $(addprefix --only ,$(SANITIZE))

@@ -17,9 +17,9 @@ STATS_SOURCES ?=
 
 .PHONY: stats stats-bins
 
-stats-bins: module lib
-	@scripts/install-deps $(STATS_DEPS)
+stats-bins: module lib ## the statistics feeders in build/stats/
+	@scripts/deps-install $(STATS_DEPS)
 	$(MAKE) -C stats TOP=$(TOP)
 
-stats: stats-bins
+stats: stats-bins ## dieharder on /dev/arc4, the shim, /dev/urandom
 	@scripts/stats $(STATS_SOURCES)

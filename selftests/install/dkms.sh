@@ -41,11 +41,11 @@ rm -rf "$work"
 mkdir -p "$work/indexes"
 
 if ! command -v dkms >/dev/null; then
-	scripts/install-deps dkms >"$work/deps.log" 2>&1
+	scripts/deps-install dkms >"$work/deps.log" 2>&1
 fi
 if ! command -v dkms >/dev/null; then
 	tap_plan 1
-	tap_fail "dkms is installed (scripts/install-deps dkms)"
+	tap_fail "dkms is installed (scripts/deps-install dkms)"
 	tap_diag "$(tail -n 5 "$work/deps.log")"
 	exit 1
 fi
@@ -98,7 +98,7 @@ restore_host() {
 		touch -m -d "@$t" "$d"
 	done <<<"$dir_times"
 }
-# A signal (run-tests' timeout) ends the VM too, at once: it runs in its
+# A signal (tests-run's timeout) ends the VM too, at once: it runs in its
 # own process group, in the background, so that the trap is not held up.
 vm_pid=
 on_signal() {

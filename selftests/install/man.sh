@@ -14,11 +14,11 @@ cd "$top" || exit 1
 pages=(man/*.[1-9])
 
 if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
-	"$top/scripts/install-deps" man-db groff-base >/dev/null 2>&1
+	"$top/scripts/deps-install" man-db groff-base >/dev/null 2>&1
 fi
 if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
 	tap_plan 1
-	tap_skip "man pages render" "man-db or groff-base missing (scripts/install-deps man-db groff-base)"
+	tap_skip "man pages render" "man-db or groff-base missing (scripts/deps-install man-db groff-base)"
 	exit 0
 fi
 

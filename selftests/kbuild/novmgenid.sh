@@ -16,7 +16,7 @@ cd "$top" || exit 1
 tap_plan 3
 tarball=$(scripts/kernel-src --tarball) || { tap_fail "linux-source is installed"; exit 1; }
 # What `make modules_prepare` needs beyond the module build's packages.
-if ! out=$(scripts/install-deps flex bison bc libelf-dev 2>&1); then
+if ! out=$(scripts/deps-install flex bison bc libelf-dev 2>&1); then
 	tap_fail "flex, bison, bc and libelf-dev are installed"
 	tap_diag "$out"
 	exit 1

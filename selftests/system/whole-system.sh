@@ -20,7 +20,7 @@
 # file; the overlay is mounted in a private mount namespace, so nothing
 # stays mounted, also when the test is killed.
 #
-# Run in a release build (build/dist/NAME, as scripts/run-tests --release
+# Run in a release build (build/dist/NAME, as scripts/tests-run --release
 # does), it tests that release.  Run in a checkout, it builds RELEASE
 # (default trixie) with scripts/release-build and runs that build's copy.
 # Needs root (overlay mount, scripts/vm-run); reports SKIP otherwise.

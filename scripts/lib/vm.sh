@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# vm-lib: what scripts/vm-run and scripts/vmfork-test share.  Sourced, after
-# the caller has set $top (the repository) and defined die().
+# scripts/lib/vm.sh: what scripts/vm-run and scripts/vmfork-test share.
+# Sourced, after the caller has set $top (the repository) and defined die().
 #
 #   vm_dist             set dist, tree, release, flavour from VM_DIST,
 #                       VM_FLAVOUR and VM_ROOT: dist is "" for the host's own
