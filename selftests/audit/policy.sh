@@ -25,7 +25,7 @@ if [ ! -x "$P/prog" ] || [ ! -f "$lib" ]; then
 	tap_fail "the test shim and program are built (make)"
 	exit 1
 fi
-tap_plan 21
+tap_plan 22
 
 prog=$work/prog
 cp "$P/prog" "$prog"
@@ -152,8 +152,21 @@ many_bad_lines() {
 	policy 644 $(seq 1 500) "$prog"
 	[ "$(run "$prog")" = "$glibc" ] && [ "$(wc -l <"$work/stderr")" = 11 ] ||
 		{ echo "$(wc -l <"$work/stderr") messages"; return 1; }
+	grep -q ":10: not an absolute path" "$work/stderr" ||
+		{ echo "no message names line 10: $(sed -n 10p "$work/stderr")"; return 1; }
 }
 tap_check "500 bad lines: ten messages and one that says there are more" many_bad_lines
+
+# A message names its line by number, however many digits it has.
+line_numbers() {
+	local -a comments
+	mapfile -t comments < <(seq -f '# comment %g' 1 320)
+	policy 644 "${comments[@]}" relative "$prog"
+	run "$prog" >/dev/null
+	grep -q ":321: not an absolute path" "$work/stderr" ||
+		{ echo "stderr: $(cat "$work/stderr")"; return 1; }
+}
+tap_check "a bad line's message names its number (line 321)" line_numbers
 
 binary_junk() {
 	rm -rf "$etc"
