@@ -12,6 +12,8 @@
 #   make coverage      line and branch coverage of kmod/ and lib/ (gcov,
 #                      lcov), HTML under build/coverage/html
 #   make mutants       mutation score of the tests over kmod/ and lib/
+#   make fuzz          trinity against /dev/arc4 as nobody in the debug-kernel
+#                      VM (FUZZ_SECONDS, default 300; FUZZ_SEED replays)
 #   make vmfork-test   the VM-fork test alone (`make test` runs it too, from
 #                      selftests/stress/host-tests): save the VM, restore it
 #                      with the same and with new vmgenid GUIDs; about 15 s
@@ -45,3 +47,9 @@ coverage: deps ## line and branch coverage of kmod/ and lib/
 .PHONY: mutants
 mutants: deps ## mutation score of the tests
 	@scripts/mutants $(MUTANTS_ARGS)
+
+# make fuzz: trinity (installed by scripts/deps-install) against /dev/arc4
+# in the debug-kernel VM (scripts/fuzz --help; FUZZ_SEED=S FUZZ_SECONDS=N).
+.PHONY: fuzz
+fuzz: deps ## trinity against /dev/arc4 as nobody in the debug-kernel VM
+	@scripts/fuzz

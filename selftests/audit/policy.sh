@@ -25,7 +25,7 @@ if [ ! -x "$P/prog" ] || [ ! -f "$lib" ]; then
 	tap_fail "the test shim and program are built (make)"
 	exit 1
 fi
-tap_plan 20
+tap_plan 22
 
 prog=$work/prog
 cp "$P/prog" "$prog"
@@ -152,8 +152,21 @@ many_bad_lines() {
 	policy 644 $(seq 1 500) "$prog"
 	[ "$(run "$prog")" = "$glibc" ] && [ "$(wc -l <"$work/stderr")" = 11 ] ||
 		{ echo "$(wc -l <"$work/stderr") messages"; return 1; }
+	grep -q ":10: not an absolute path" "$work/stderr" ||
+		{ echo "no message names line 10: $(sed -n 10p "$work/stderr")"; return 1; }
 }
 tap_check "500 bad lines: ten messages and one that says there are more" many_bad_lines
+
+# A message names its line by number, however many digits it has.
+line_numbers() {
+	local -a comments
+	mapfile -t comments < <(seq -f '# comment %g' 1 320)
+	policy 644 "${comments[@]}" relative "$prog"
+	run "$prog" >/dev/null
+	grep -q ":321: not an absolute path" "$work/stderr" ||
+		{ echo "stderr: $(cat "$work/stderr")"; return 1; }
+}
+tap_check "a bad line's message names its number (line 321)" line_numbers
 
 binary_junk() {
 	rm -rf "$etc"
@@ -180,6 +193,20 @@ read_once() {
 	[ "$(grep -c "legacy.conf" "$work/strace")" = 1 ] || { grep legacy.conf "$work/strace"; return 1; }
 }
 tap_check "1003 calls open the policy file once" read_once
+
+# closed_after MODE: the descriptor the policy file was opened on is closed
+# again, whether the file was read (0644) or ignored (0664).
+closed_after() {
+	local fd
+	policy "$1" "$prog"
+	LD_PRELOAD=$lib strace -e trace=openat,open,close -o "$work/strace" "$prog" >/dev/null 2>&1
+	fd=$(sed -n 's/.*legacy\.conf".* = \([0-9][0-9]*\)$/\1/p' "$work/strace" | head -1)
+	[ -n "$fd" ] || { echo "mode $1: the policy file was not opened"; return 1; }
+	sed -n "/legacy\.conf\".* = $fd\$/,\$p" "$work/strace" | grep -qE "^close\($fd\) += 0" ||
+		{ echo "mode $1: descriptor $fd of the policy file left open"; return 1; }
+}
+closed() { closed_after 644 && closed_after 664; }
+tap_check "the policy file's descriptor is closed, read or ignored" closed
 
 rm -rf "$etc"
 env_still_works() {

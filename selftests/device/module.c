@@ -108,6 +108,24 @@ TEST_F(mod, many_open_files_and_reload_cycles)
 	}
 }
 
+/*
+ * The budgets' defaults are part of the contract (README, arc4(4)): a
+ * freshly loaded module rekeys after 1600000 bytes, as OpenBSD's
+ * arc4random, or 60 seconds.
+ */
+TEST_F(mod, parameters_have_their_documented_defaults)
+{
+	char buf[32];
+
+	ASSERT_EQ(0, run("rmmod arc4dev && modprobe arc4dev"));
+	ASSERT_LT(0, read_text("/sys/module/arc4dev/parameters/rekey_bytes",
+			       buf, sizeof(buf)));
+	EXPECT_EQ(1600000, strtol(buf, NULL, 10)) TH_LOG("rekey_bytes %s", buf);
+	ASSERT_LT(0, read_text("/sys/module/arc4dev/parameters/rekey_seconds",
+			       buf, sizeof(buf)));
+	EXPECT_EQ(60, strtol(buf, NULL, 10)) TH_LOG("rekey_seconds %s", buf);
+}
+
 TEST_F(mod, modprobe_loads_the_chacha_dependency)
 {
 	EXPECT_EQ(0, access("/sys/module/libchacha", F_OK));
