@@ -8,6 +8,7 @@
  * rand() is random() on random()'s state and srand() is srandom().
  */
 #include "arc4random.h"
+#include "det.h"
 #include "shim.h"
 
 static int rand_deterministic;

@@ -19,7 +19,20 @@
 #include "arc4random.h"
 #include "shim.h"
 
-/* Zero, like glibc's: X = 0 and the default a and c until seeded. */
+/*
+ * The generator's state is glibc's struct drand48_data, run by glibc's
+ * *_r() functions; seed48() returns a pointer to its private __old_x
+ * field, as glibc's seed48() returns its own, and a zeroed struct
+ * (__init == 0) is how glibc's unseeded generator starts: X = 0, and the
+ * default a and c on first use.  That leans on fields glibc marks private.
+ * It is safe because the struct is public ABI all the same: callers
+ * allocate it from <stdlib.h>'s definition and glibc's *_r() functions
+ * read and write it in place, so its layout and the meaning of its fields
+ * cannot change without a new symbol version of those functions.  glibc
+ * has kept them since 2.0: drand48_r() and the others still have only
+ * their first version (GLIBC_2.0 on i386, the baseline GLIBC_2.2.5 on
+ * x86-64).
+ */
 static struct drand48_data r48;
 static int r48_deterministic;
 

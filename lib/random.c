@@ -32,6 +32,7 @@
 #include <errno.h>
 
 #include "arc4random.h"
+#include "det.h"
 #include "shim.h"
 
 enum { RANDOM_STRONG, RANDOM_STREAM, RANDOM_STATE };

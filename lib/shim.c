@@ -4,12 +4,12 @@
  *
  *   1. Environment:     arc4_legacy(), arc4_die()
  *   2. Locking, fork:   arc4_lock(), arc4_unlock()
- *   3. ChaCha20:        arc4_chacha20_block()
- *   4. Strong sources:  /dev/arc4, getrandom(), abort()
- *   5. Strong buffer:   arc4_strong_u32(), arc4_strong_u64(), arc4_strong_bytes()
- *   6. Deterministic:   arc4_det_seed(), arc4_det_u32()
+ *   3. Strong sources:  /dev/arc4 (arc4_device_open(), arc4_fd_is()),
+ *                       getrandom(), abort()
+ *   4. Strong buffer:   arc4_strong_u32(), arc4_strong_u64(), arc4_strong_bytes()
  *
- * Everything here is hidden; the family files wrap it.
+ * The deterministic streams are in det.c, the ChaCha20 they fall back on
+ * in chacha20.c.  Everything here is hidden; the family files wrap it.
  *
  * The shim lives in other people's processes.  Every entry point here
  * leaves errno as it found it; descriptors are close-on-exec, never 0, 1
@@ -61,7 +61,7 @@ int arc4_legacy_lookup(void)
  * Nothing safe to return: say why on stderr, then abort().  A raw write:
  * a preloaded write() could call back into us.
  */
-static void __attribute__((noreturn)) arc4_die(const char *why)
+void arc4_die(const char *why)
 {
 	static const char prefix[] = "arc4: ";
 
@@ -82,7 +82,7 @@ static void __attribute__((noreturn)) arc4_die(const char *why)
  * (tls_nested counts its levels) instead of waiting for itself forever.
  * Other threads stay out.  What a nested call may do with the state it
  * interrupted is up to each family: the deterministic streams serve it
- * without touching their buffer (section 6); the rand48 and initstate()
+ * without touching their buffer (det.c); the rand48 and initstate()
  * families run glibc's *_r() functions on it, which is what glibc's own
  * unlocked drand48() does.
  */
@@ -160,74 +160,7 @@ void arc4_unlock(void)
 		lock_futex(FUTEX_WAKE, 1);
 }
 
-/* ---- 3. ChaCha20 ------------------------------------------------------ */
-
-static inline uint32_t rotl32(uint32_t v, int n)
-{
-	return (v << n) | (v >> (32 - n));
-}
-
-static inline uint32_t load_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline void store_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
-#define QUARTER(a, b, c, d) do {				\
-	a += b; d = rotl32(d ^ a, 16);				\
-	c += d; b = rotl32(b ^ c, 12);				\
-	a += b; d = rotl32(d ^ a, 8);				\
-	c += d; b = rotl32(b ^ c, 7);				\
-} while (0)
-
-/*
- * One block of original ChaCha20: 20 rounds, 64-bit block counter in
- * words 12-13, 64-bit nonce in words 14-15.  This is the no-module half of
- * the deterministic contract; the device computes the same bytes.
- */
-void arc4_chacha20_block(const uint8_t key[32], uint64_t counter,
-			 uint64_t nonce, uint8_t out[64])
-{
-	uint32_t in[16], x[16];
-	int i;
-
-	in[0] = 0x61707865;	/* "expand 32-byte k" */
-	in[1] = 0x3320646e;
-	in[2] = 0x79622d32;
-	in[3] = 0x6b206574;
-	for (i = 0; i < 8; i++)
-		in[4 + i] = load_le32(key + 4 * i);
-	in[12] = (uint32_t)counter;
-	in[13] = (uint32_t)(counter >> 32);
-	in[14] = (uint32_t)nonce;
-	in[15] = (uint32_t)(nonce >> 32);
-
-	memcpy(x, in, sizeof(x));
-	for (i = 0; i < 10; i++) {
-		QUARTER(x[0], x[4], x[8], x[12]);
-		QUARTER(x[1], x[5], x[9], x[13]);
-		QUARTER(x[2], x[6], x[10], x[14]);
-		QUARTER(x[3], x[7], x[11], x[15]);
-		QUARTER(x[0], x[5], x[10], x[15]);
-		QUARTER(x[1], x[6], x[11], x[12]);
-		QUARTER(x[2], x[7], x[8], x[13]);
-		QUARTER(x[3], x[4], x[9], x[14]);
-	}
-	for (i = 0; i < 16; i++)
-		store_le32(out + 4 * i, x[i] + in[i]);
-	explicit_bzero(x, sizeof(x));
-	explicit_bzero(in, sizeof(in));
-}
-
-/* ---- 4. Strong sources ------------------------------------------------ */
+/* ---- 3. Strong sources ------------------------------------------------ */
 
 /*
  * Whether /dev/arc4 is worth opening.  A node there that fails the check
@@ -284,7 +217,7 @@ static int fd_stat(int fd, struct stat *st)
 #endif
 }
 
-static int fd_is(int fd, dev_t rdev, ino_t ino)
+int arc4_fd_is(int fd, dev_t rdev, ino_t ino)
 {
 	struct stat st;
 
@@ -321,7 +254,7 @@ static int fd_above_stdio(int fd)
  * strong mode; record what it is.  A node that fails the check is closed
  * and refused for good.
  */
-static int device_open(dev_t *rdev, ino_t *ino)
+int arc4_device_open(dev_t *rdev, ino_t *ino)
 {
 	struct stat st;
 	int fd;
@@ -366,11 +299,11 @@ static int strong_fd_get(void)
 {
 	int fd = strong_fd;
 
-	if (fd >= 0 && !(fd_is(fd, strong_rdev, strong_ino) &&
+	if (fd >= 0 && !(arc4_fd_is(fd, strong_rdev, strong_ino) &&
 			 fd_is_strong_stream(fd)))
 		fd = -1;
 	if (fd < 0)
-		fd = device_open(&strong_rdev, &strong_ino);
+		fd = arc4_device_open(&strong_rdev, &strong_ino);
 	__atomic_store_n(&strong_fd, fd, __ATOMIC_RELAXED);
 	return fd;
 }
@@ -481,7 +414,7 @@ static void strong_fill(uint8_t *buf, size_t len, int reentered)
 		 "both unavailable)");
 }
 
-/* ---- 5. Strong buffer ------------------------------------------------- */
+/* ---- 4. Strong buffer ------------------------------------------------- */
 
 /*
  * Each thread draws from its own mapping, refilled in one large read and
@@ -498,10 +431,8 @@ static void strong_fill(uint8_t *buf, size_t len, int reentered)
  * mapping in use, re-entered the shim on this thread, and takes its bytes
  * from strong_fill(..., 1) without touching the buffer.
  */
-enum { STRONG_MAP = ARC4_STRONG_MAP,
-       STRONG_CHUNK = sizeof(((struct arc4_strong *)0)->buf) };
-
-_Static_assert(sizeof(struct arc4_strong) == STRONG_MAP, "one mapping");
+_Static_assert(sizeof(struct arc4_strong) == ARC4_STRONG_MAP,
+	       "one mapping per thread");
 
 __thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec")));
@@ -523,7 +454,7 @@ static void strong_thread_exit(void *p)
 	arc4_tls_strong = NULL;
 	tls_own = NULL;
 	strong_wipe(p);
-	munmap(p, STRONG_MAP);
+	munmap(p, ARC4_STRONG_MAP);
 }
 
 static void fork_prepare(void)
@@ -568,16 +499,16 @@ static struct arc4_strong *strong_map(void)
 	struct arc4_strong *s;
 
 	pthread_once(&strong_once, strong_once_init);
-	s = mmap(NULL, STRONG_MAP, PROT_READ | PROT_WRITE,
+	s = mmap(NULL, ARC4_STRONG_MAP, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (s == MAP_FAILED)
 		goto fail;
-	if (madvise(s, STRONG_MAP, MADV_WIPEONFORK) != 0 ||
+	if (madvise(s, ARC4_STRONG_MAP, MADV_WIPEONFORK) != 0 ||
 	    pthread_setspecific(strong_key, s) != 0) {
-		munmap(s, STRONG_MAP);
+		munmap(s, ARC4_STRONG_MAP);
 		goto fail;
 	}
-	madvise(s, STRONG_MAP, MADV_DONTDUMP);
+	madvise(s, ARC4_STRONG_MAP, MADV_DONTDUMP);
 	tls_own = s;
 	return s;
 fail:
@@ -608,7 +539,7 @@ static int strong_slow(void *out, size_t len)
 		s = strong_map();
 	arc4_tls_strong = NULL;		/* held, as in arc4_strong_take() */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (s == NULL || len >= STRONG_CHUNK) {
+	if (s == NULL || len >= ARC4_STRONG_BUF) {
 		strong_fill(out, len, 0);
 	} else {
 		if (s->avail < len) {
@@ -651,184 +582,10 @@ uint64_t arc4_strong_u64_slow(void)
 
 void arc4_strong_bytes(void *buf, size_t len)
 {
-	if (len < STRONG_CHUNK && arc4_strong_take(buf, len))
+	if (len < ARC4_STRONG_BUF && arc4_strong_take(buf, len))
 		return;
 	while (!strong_slow(buf, len))
 		if (arc4_strong_take(buf, len))
 			break;
 }
 
-/* ---- 6. Deterministic streams ----------------------------------------- */
-
-/*
- * A stream's descriptor is its own open of /dev/arc4 seeded once; nothing
- * ever re-seeds it.  A new seed opens a new descriptor, so after fork() a
- * child that seeds again leaves its parent's stream (the shared open file)
- * alone, and one that does not reads the same bytes at the same position.
- * Reads are pread() at our position, never the shared file offset.  If
- * the descriptor is lost (closed, dup2()ed over, chroot without /dev) we
- * open and seed another, or compute the stream ourselves: the same bytes.
- * A device that refuses the seed, or answers it with other bytes than the
- * documented stream, is not asked again.
- *
- * Re-entry: the lock's owner may call in again from a signal handler or a
- * preloaded hook on the open(), ioctl() or pread() below, while d->inuse
- * says an outer call is in the middle of d.  The nested call then takes
- * its position with an atomic add (one step the outer call cannot be
- * split around) and computes its value, touching neither the buffer nor
- * the descriptor: every position is served once and the outer call finds
- * d as it left it.  A nested seeding of that stream cannot be served
- * without pulling the stream from under the outer call: it aborts.
- */
-static int det_refused;
-
-static int det_fd_valid(struct arc4_det *d)
-{
-	uint8_t check[sizeof(d->check)];
-	int ok;
-
-	if (!fd_is(d->fd, d->rdev, d->ino))
-		return 0;
-	ok = pread(d->fd, check, sizeof(check), 0) == (ssize_t)sizeof(check) &&
-	     memcmp(check, d->check, sizeof(check)) == 0;
-	explicit_bzero(check, sizeof(check));
-	return ok;
-}
-
-static void det_fd_open(struct arc4_det *d)
-{
-	uint8_t want[64];
-	int fd;
-
-	d->fd = -1;
-	if (__atomic_load_n(&det_refused, __ATOMIC_RELAXED))
-		return;
-	fd = device_open(&d->rdev, &d->ino);
-	if (fd < 0)
-		return;
-	arc4_chacha20_block(d->seed.key, 0, d->seed.nonce, want);
-	if (ioctl(fd, ARC4_IOC_SEED, &d->seed) != 0 ||
-	    pread(fd, d->check, sizeof(d->check), 0) !=
-			(ssize_t)sizeof(d->check) ||
-	    memcmp(d->check, want, sizeof(d->check)) != 0) {
-		close(fd);
-		__atomic_store_n(&det_refused, 1, __ATOMIC_RELAXED);
-	} else {
-		d->fd = fd;
-	}
-	explicit_bzero(want, sizeof(want));
-}
-
-void arc4_det_seed(struct arc4_det *d, uint64_t nonce, uint32_t seed)
-{
-	int saved_errno = errno;
-
-	if (d->inuse)
-		arc4_die("srand_deterministic() or srandom_deterministic() "
-			 "called from a signal handler or hook while the same "
-			 "thread was inside that family");
-	d->inuse = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (d->fd >= 0 && det_fd_valid(d))
-		close(d->fd);
-	d->fd = -1;
-	explicit_bzero(&d->seed, sizeof(d->seed));
-	store_le32(d->seed.key, seed);
-	d->seed.nonce = nonce;
-	d->pos = d->base = d->len = 0;
-	det_fd_open(d);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	d->inuse = 0;
-	errno = saved_errno;
-}
-
-static void det_compute(struct arc4_det *d)
-{
-	size_t off;
-
-	for (off = 0; off < sizeof(d->buf); off += 64)
-		arc4_chacha20_block(d->seed.key, (d->base + off) / 64,
-				    d->seed.nonce, d->buf + off);
-	d->len = sizeof(d->buf);
-}
-
-/*
- * pread() at a 64-bit stream offset.  Where off_t has 32 bits (i386) that
- * is pread64(): pread() would wrap the offset at 4 GiB and read the start
- * of the stream again.  Elsewhere pread() itself, not pread64() (what
- * _FILE_OFFSET_BITS=64 would call): the symbol a preloaded hook wraps.
- */
-static ssize_t det_pread(int fd, void *buf, size_t len, uint64_t off)
-{
-#ifdef __LP64__
-	return pread(fd, buf, len, off);
-#else
-	return pread64(fd, buf, len, off);
-#endif
-}
-
-static int det_read(struct arc4_det *d)
-{
-	size_t got = 0;
-
-	if (d->fd >= 0 && !det_fd_valid(d))
-		d->fd = -1;
-	if (d->fd < 0)
-		det_fd_open(d);
-	while (d->fd >= 0 && got < sizeof(d->buf)) {
-		ssize_t n = det_pread(d->fd, d->buf + got,
-				      sizeof(d->buf) - got, d->base + got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return 0;
-		got += n;
-	}
-	d->len = got;
-	return d->fd >= 0;
-}
-
-/* Load the buffer that holds stream offset p. */
-static void det_refill(struct arc4_det *d, uint64_t p)
-{
-	int saved_errno = errno;
-
-	d->len = 0;
-	d->base = p - p % sizeof(d->buf);
-	if (!det_read(d))
-		det_compute(d);
-	errno = saved_errno;
-}
-
-/* A nested call's value: one block computed, nothing of d touched. */
-static uint32_t det_u32_computed(struct arc4_det *d, uint64_t p)
-{
-	uint8_t block[64];
-	uint32_t v;
-
-	arc4_chacha20_block(d->seed.key, p / 64, d->seed.nonce, block);
-	v = load_le32(block + p % 64);
-	explicit_bzero(block, sizeof(block));
-	return v;
-}
-
-uint32_t arc4_det_u32(struct arc4_det *d)
-{
-	uint64_t p;
-	uint32_t v;
-
-	if (arc4_unlikely(d->inuse)) {
-		p = __atomic_fetch_add(&d->pos, 4, __ATOMIC_RELAXED);
-		return det_u32_computed(d, p);
-	}
-	d->inuse = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	p = __atomic_fetch_add(&d->pos, 4, __ATOMIC_RELAXED);
-	if (p < d->base || p + 4 > d->base + d->len)
-		det_refill(d, p);
-	v = load_le32(d->buf + (p - d->base));
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	d->inuse = 0;
-	return v;
-}

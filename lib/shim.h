@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Private interface between the family files (rand.c, random.c, rand48.c,
- * arc4random.c) and the shared machinery in shim.c.  Nothing declared here
- * is exported: the version script lists the public symbols.
+ * arc4random.c) and the shared machinery in shim.c; det.h and chacha20.h
+ * are the deterministic streams'.  Nothing declared here is exported: the
+ * version script lists the public symbols.
  *
  * Rules the family files follow:
  *  - never call an exported symbol of the shim (rand, arc4random, ...):
@@ -78,11 +79,12 @@ ARC4_HIDDEN void arc4_unlock(void);
  * kept in place by compiler-only signal fences: no lock, no atomic
  * instruction, no system call.
  */
-enum { ARC4_STRONG_MAP = 16384 };
+enum { ARC4_STRONG_MAP = 16384,
+       ARC4_STRONG_BUF = ARC4_STRONG_MAP - sizeof(size_t) };
 
 struct arc4_strong {
 	size_t avail;		/* bytes left, at the start of buf */
-	uint8_t buf[ARC4_STRONG_MAP - sizeof(size_t)];
+	uint8_t buf[ARC4_STRONG_BUF];
 };
 
 ARC4_HIDDEN extern __thread struct arc4_strong *arc4_tls_strong
@@ -134,44 +136,15 @@ static inline uint64_t arc4_strong_u64(void)
 }
 
 /*
- * Deterministic stream: the ChaCha20 keystream of ARC4_IOC_SEED's key and
- * nonce, read with pread() from a /dev/arc4 descriptor of our own at a
- * position held here, or computed here when the device is missing.  Both
- * give the same bytes, so a seed gives the same sequence either way.
+ * For det.c, which opens its own seeded descriptors with the strong
+ * stream's checks: arc4_device_open() opens /dev/arc4 close-on-exec, above
+ * 2, checked to be an arc4 stream (-1 if missing or refused) and records
+ * what it is; arc4_fd_is() tells whether fd still is that device.
+ * arc4_die() says why on stderr and aborts.
  */
-enum { ARC4_DET_BUF = 4096 };
-
-struct arc4_det {
-	struct arc4_seed seed;	/* key and nonce, as given to ARC4_IOC_SEED */
-	uint64_t pos;		/* stream offset of the next value */
-	uint64_t base;		/* stream offset of buf[0] */
-	size_t len;		/* valid bytes in buf */
-	int inuse;		/* a call on the lock's owner is inside */
-	int fd;			/* our seeded /dev/arc4 descriptor, or -1 */
-	dev_t rdev;		/* what fd referred to when we opened it */
-	ino_t ino;
-	uint8_t check[16];	/* stream bytes 0..15 as fd returned them */
-	uint8_t buf[ARC4_DET_BUF];
-};
-
-/* Static initialiser: no descriptor yet. */
-#define ARC4_DET_INIT { .fd = -1 }
-
-/* Nonces that keep the families apart: ASCII tags, little-endian. */
-#define ARC4_NONCE_RAND		0x00000000646e6172ull	/* "rand\0\0\0\0" */
-#define ARC4_NONCE_RANDOM	0x00006d6f646e6172ull	/* "random\0\0" */
-
-/*
- * Under arc4_lock().  The seed rule is documented in arc4random.h.  Never
- * change errno.
- */
-ARC4_HIDDEN void arc4_det_seed(struct arc4_det *d, uint64_t nonce,
-			       uint32_t seed);
-ARC4_HIDDEN uint32_t arc4_det_u32(struct arc4_det *d);
-
-/* Exposed for the tests' white-box build only; see shim.c. */
-ARC4_HIDDEN void arc4_chacha20_block(const uint8_t key[32], uint64_t counter,
-				     uint64_t nonce, uint8_t out[64]);
+ARC4_HIDDEN int arc4_device_open(dev_t *rdev, ino_t *ino);
+ARC4_HIDDEN int arc4_fd_is(int fd, dev_t rdev, ino_t ino);
+ARC4_HIDDEN void arc4_die(const char *why) __attribute__((noreturn));
 
 /* glibc's shared rand()/random() state, for ARC4_LEGACY=1 (random.c). */
 ARC4_HIDDEN long arc4_random_state_next(void);
