@@ -25,7 +25,7 @@ if [ ! -x "$P/prog" ] || [ ! -f "$lib" ]; then
 	tap_fail "the test shim and program are built (make)"
 	exit 1
 fi
-tap_plan 22
+tap_plan 27
 
 prog=$work/prog
 cp "$P/prog" "$prog"
@@ -185,6 +185,61 @@ fifo_no_hang() {
 	timeout 10 env LD_PRELOAD="$lib" "$prog" >/dev/null 2>&1
 }
 tap_check "a FIFO at the path: not opened for long, not a hang" fifo_no_hang
+
+nul_byte() {
+	rm -rf "$etc"
+	mkdir -p "$etc/arc4"
+	printf '/usr/bin/\0true\n%s\n' "$prog" >"$conf"
+	chmod 644 "$conf"
+	legacy "$prog" 2>/dev/null
+	run "$prog" >/dev/null
+	[ "$(wc -l <"$work/stderr")" = 1 ] &&
+		grep -q ":1: a NUL byte in the line; line ignored" "$work/stderr" ||
+		{ echo "stderr: $(cat -v "$work/stderr")"; return 1; }
+}
+tap_check "a NUL byte in a line: one message, the line skipped, the next one counts" nul_byte
+
+too_large() {
+	policy 644 "$prog"
+	head -c 1048576 /dev/zero | tr '\0' '#' >>"$conf"
+	ignored_with_message && grep -q "larger than 1 MiB" "$work/stderr"
+}
+tap_check "larger than 1 MiB: ignored, with one message" too_large
+
+# The program closed descriptor 0: the policy file, opened as 0, moves up.
+stdin_closed() {
+	policy 644 "$prog"
+	legacy "$prog" <&-
+}
+tap_check "stdin closed: the policy file is still read, the program listed" stdin_closed
+
+# Nowhere to complain: the bad line is skipped all the same.
+stderr_closed() {
+	local out
+	policy 644 "relative/path" "$prog"
+	out=$(LD_PRELOAD=$lib "$prog" 2>&-) || { echo "exit status"; return 1; }
+	[ "$out" = "$glibc" ] || { echo "got '$out', glibc '$glibc'"; return 1; }
+}
+tap_check "stderr closed: a bad line costs no message and no crash" stderr_closed
+
+# A chroot without /proc: the running executable cannot be named, so no
+# line can match it and rand() stays strong.
+no_proc_run() {
+	unshare -m sh -c 'mount -t tmpfs none /proc && exec env LD_PRELOAD="$1" "$2"' \
+		sh "$lib" "$prog" 2>/dev/null
+}
+no_proc() {
+	local a b
+	policy 644 "$prog"
+	a=$(no_proc_run) && b=$(no_proc_run) || { echo "cannot run"; return 1; }
+	[ "$a" != "$glibc" ] && [ "$a" != "$b" ] || { echo "listed without /proc: '$a' '$b'"; return 1; }
+}
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
+	unshare -m true 2>/dev/null; then
+	tap_check "no /proc: the program cannot be matched, rand() strong" no_proc
+else
+	tap_skip "no /proc: the program cannot be matched, rand() strong" "needs root and unshare"
+fi
 
 read_once() {
 	command -v strace >/dev/null || { echo "no strace"; return 1; }

@@ -5,6 +5,8 @@
  * starts where the one before it ended, as on a regular file).  SEED and
  * STRONG wait for a deterministic read in flight, so the new stream starts
  * at 0 whatever the old read did, and a process stuck waiting can be killed.
+ * A long read that holds no position lock (strong, or pread()) stops where
+ * SEED or STRONG changes the stream under it: it never mixes two streams.
  *
  * A reader is stalled for as long as the test likes by reading into memory
  * registered with userfaultfd: its copy_to_user() waits for the fault to be
@@ -398,6 +400,107 @@ TEST_F(shared, a_seed_waiting_for_a_stalled_read_can_be_killed)
 	ASSERT_EQ(0, ref_keystream(self->key, self->nonce, STALL_LEN, want,
 				   sizeof(want)));
 	EXPECT_EQ(0, memcmp(want, buf, sizeof(buf)));
+}
+
+/*
+ * The module serves a long read in 64 KiB segments, each begun under the
+ * stream lock, and a read never mixes two streams: when SEED or STRONG
+ * changes the stream between two segments, the read stops after the first
+ * and returns what it has, all of the old stream.  The read is stalled in
+ * its first segment (its first page registered with userfaultfd) while the
+ * stream changes.  A strong read, and a pread() of a deterministic file,
+ * hold no position lock, so the change does not wait for them.
+ */
+enum { SEGMENT = 64 * 1024, LONG_LEN = 2 * SEGMENT };
+
+struct long_read {
+	int fd;
+	off_t off;		/* pread() there; -1: read() */
+	uint8_t *buf;		/* LONG_LEN bytes, the first page registered */
+	ssize_t ret;
+	pthread_t thread;
+};
+
+static void *long_read_main(void *arg)
+{
+	struct long_read *r = arg;
+
+	r->ret = r->off < 0 ? read(r->fd, r->buf, LONG_LEN) :
+			      pread(r->fd, r->buf, LONG_LEN, r->off);
+	return NULL;
+}
+
+/* Start the read and wait until it faults on its first page. */
+static void long_read_stall(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(shared) *self, struct long_read *r,
+			    off_t off)
+{
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct pollfd p = { .fd = self->uffd, .events = POLLIN };
+	long page = sysconf(_SC_PAGESIZE);
+	struct uffd_msg msg;
+
+	r->fd = self->fd;
+	r->off = off;
+	r->buf = mmap(NULL, LONG_LEN, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r->buf);
+	reg.range.start = (uintptr_t)r->buf;
+	reg.range.len = page;
+	ASSERT_EQ(0, ioctl(self->uffd, UFFDIO_REGISTER, &reg));
+	ASSERT_EQ(0, pthread_create(&r->thread, NULL, long_read_main, r));
+	ASSERT_EQ(1, poll(&p, 1, 10000)) TH_LOG("the long read never faulted");
+	ASSERT_EQ((ssize_t)sizeof(msg), read(self->uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+}
+
+static void long_read_release(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(shared) *self, struct long_read *r)
+{
+	struct uffdio_zeropage z = {
+		.range = { .start = (uintptr_t)r->buf,
+			   .len = sysconf(_SC_PAGESIZE) },
+	};
+
+	EXPECT_EQ(0, ioctl(self->uffd, UFFDIO_ZEROPAGE, &z));
+	EXPECT_EQ(0, pthread_join(r->thread, NULL));
+}
+
+TEST_F(shared, a_long_pread_stops_where_a_seed_changes_the_stream)
+{
+	uint64_t nonce2 = random_u64();
+	struct long_read r;
+	uint8_t key2[32];
+	uint8_t *want;
+
+	random_fill(key2, sizeof(key2));
+	want = malloc(SEGMENT);
+	ASSERT_NE(NULL, want);
+	ASSERT_EQ(0, arc4_seed(self->fd, self->key, self->nonce));
+	long_read_stall(_metadata, self, &r, 0);
+	ASSERT_EQ(0, arc4_seed(self->fd, key2, nonce2))
+		TH_LOG("SEED failed during a pread() in flight");
+	long_read_release(_metadata, self, &r);
+	EXPECT_EQ(SEGMENT, r.ret)
+		TH_LOG("the read went on with the new stream, or stopped early");
+	/* What it returned is the old stream's, from its offset. */
+	ASSERT_EQ(0, ref_keystream(self->key, self->nonce, 0, want, SEGMENT));
+	EXPECT_EQ(0, memcmp(want, r.buf, SEGMENT));
+	munmap(r.buf, LONG_LEN);
+	free(want);
+}
+
+TEST_F(shared, a_long_strong_read_stops_where_strong_renews_the_stream)
+{
+	struct long_read r;
+
+	long_read_stall(_metadata, self, &r, -1);
+	ASSERT_EQ(0, ioctl(self->fd, ARC4_IOC_STRONG))
+		TH_LOG("STRONG failed during a strong read in flight");
+	long_read_release(_metadata, self, &r);
+	EXPECT_EQ(SEGMENT, r.ret)
+		TH_LOG("the read went on with the new key, or stopped early");
+	munmap(r.buf, LONG_LEN);
 }
 
 TEST_HARNESS_MAIN

@@ -197,7 +197,10 @@ TEST(budgets_are_module_parameters_with_sane_defaults)
 	EXPECT_EQ(-EINVAL, write_param(PARAM "rekey_bytes", "1000000000"));
 	EXPECT_EQ(-EINVAL, write_param(PARAM "rekey_seconds", "0"));
 	EXPECT_EQ(-EINVAL, write_param(PARAM "rekey_bytes", "many"));
+	EXPECT_EQ(-EINVAL, write_param(PARAM "rekey_seconds", "3601"));
+	EXPECT_EQ(-EINVAL, write_param(PARAM "rekey_seconds", "many"));
 	EXPECT_EQ(1600000, read_param(PARAM "rekey_bytes"));
+	EXPECT_EQ(60, read_param(PARAM "rekey_seconds"));
 }
 
 TEST_F(dev, byte_budget_rekeys_from_the_kernel)

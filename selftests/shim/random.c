@@ -117,4 +117,56 @@ TEST(srandom_after_initstate_is_strong)
 	EXPECT_NE(0, memcmp(a, b, sizeof(a)));
 }
 
+/* glibc's own sequence of initstate(seed, <size bytes>), by random_r(). */
+static void glibc_initstate_values(unsigned int seed, size_t size, long *v,
+				   int n)
+{
+	struct random_data rd = { 0 };
+	static char buf[256];
+	int32_t x;
+
+	initstate_r(seed, buf, size, &rd);
+	for (int i = 0; i < n; i++) {
+		random_r(&rd, &x);
+		v[i] = x;
+	}
+}
+
+/*
+ * A buffer left while random() was strong keeps a record of that; an
+ * initstate() of it drops the record and seeds it, exactly as glibc.
+ */
+TEST(initstate_of_a_buffer_saved_while_strong_seeds_it_as_glibc)
+{
+	static char a[128], b[128];
+	long got[16], want[16];
+
+	initstate(1, a, sizeof(a));
+	srandom(5);			/* strong, on a */
+	initstate(2, b, sizeof(b));	/* a saved as strong */
+	EXPECT_EQ((char *)b, initstate(3, a, sizeof(a)));
+	fill_random(got, 16);
+	glibc_initstate_values(3, sizeof(a), want, 16);
+	EXPECT_EQ(0, memcmp(got, want, sizeof(got)))
+		TH_LOG("random() after initstate(3, a) is not glibc's sequence");
+}
+
+/* A buffer glibc's setstate() rejects: NULL, EINVAL, and nothing changes. */
+TEST(setstate_of_a_buffer_glibc_rejects_fails_einval_and_changes_nothing)
+{
+	static int32_t bad[32] = { -1 };	/* no valid generator type */
+	long got[8], want[8];
+
+	srandom_deterministic(9);
+	fill_random(want, 8);
+	srandom_deterministic(9);
+	fill_random(got, 4);
+	errno = 0;
+	EXPECT_EQ((char *)NULL, setstate((char *)bad));
+	EXPECT_EQ(EINVAL, errno);
+	fill_random(got + 4, 4);
+	EXPECT_EQ(0, memcmp(got, want, sizeof(got)))
+		TH_LOG("the stream did not go on after the refused setstate()");
+}
+
 TEST_HARNESS_MAIN

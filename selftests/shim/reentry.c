@@ -6,8 +6,11 @@
  * output must never come out zeroed or twice, nothing may crash or hang,
  * and a re-entrant call must use whatever strong source is left.
  */
+#include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 
 #include "arc4random.h"
@@ -315,7 +318,7 @@ __attribute__((constructor)) static void reseed_child_mode(void)
 {
 	struct sigaction sa = { .sa_handler = reseed_on_signal };
 
-	if (!getenv("ARC4_HOOK_RAISE"))
+	if (!getenv("ARC4_HOOK_RAISE") || getenv("ARC4_TEST_CONTEND"))
 		return;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGURG, &sa, NULL);
@@ -371,6 +374,111 @@ TEST(reseeding_from_a_signal_handler_inside_the_sequence_aborts_with_a_message)
 						" (hung)" : "");
 	EXPECT_NE(NULL, strstr(msg, "arc4: srand_deterministic()"))
 		TH_LOG("stderr: %s", msg);
+}
+
+/*
+ * Contend child: under libhook.so with ARC4_HOOK_RAISE=SIGUSR2 and
+ * ARC4_TEST_CONTEND=1.  srand_deterministic() holds the state lock when
+ * its ARC4_IOC_SEED raises SIGUSR2; the handler lets a second thread call
+ * erand48(), which takes the lock, and returns once /proc shows that
+ * thread asleep in futex(): the owner then unlocks and must wake it.
+ * Exits 0 if the thread slept on the lock and then got in, 1 if it never
+ * slept; SIGALRM kills it if the sleeper is never woken.
+ */
+static sem_t contend_go;
+static pid_t contend_tid;
+static char contend_path[64], contend_want[16];
+static volatile sig_atomic_t contend_slept;
+
+static void *contend_thread(void *arg)
+{
+	unsigned short x[3] = { 1, 2, 3 };
+
+	__atomic_store_n(&contend_tid, gettid(), __ATOMIC_RELEASE);
+	while (sem_wait(&contend_go) != 0)
+		;
+	(void)erand48(x);
+	return NULL;
+}
+
+static void contend_on_signal(int sig)
+{
+	struct timespec tick = { 0, 1000000 };
+	char buf[sizeof(contend_want)];
+	size_t want = strlen(contend_want);
+	int ms, fd;
+	ssize_t n;
+
+	sem_post(&contend_go);
+	for (ms = 0; ms < 10000 && !contend_slept; ms++) {
+		fd = open(contend_path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+		if (fd >= 0)
+			close(fd);
+		contend_slept = n >= (ssize_t)want && !memcmp(buf, contend_want, want);
+		if (!contend_slept)
+			nanosleep(&tick, NULL);
+	}
+}
+
+__attribute__((constructor)) static void contend_child_mode(void)
+{
+	struct sigaction sa = { .sa_handler = contend_on_signal };
+	pthread_t t;
+
+	if (!getenv("ARC4_TEST_CONTEND"))
+		return;
+	sem_init(&contend_go, 0, 0);
+	if (pthread_create(&t, NULL, contend_thread, NULL) != 0)
+		_exit(2);
+	while (!__atomic_load_n(&contend_tid, __ATOMIC_ACQUIRE))
+		sched_yield();
+	snprintf(contend_path, sizeof(contend_path), "/proc/self/task/%d/syscall",
+		 (int)contend_tid);
+	snprintf(contend_want, sizeof(contend_want), "%d ", (int)SYS_futex);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR2, &sa, NULL);
+	srand_deterministic(1);
+	pthread_join(t, NULL);
+	_exit(contend_slept ? 0 : 1);
+}
+
+/*
+ * A thread that finds the state lock held sleeps until the owner lets go,
+ * and is woken then: the lock's futex wait and wake, run every time (the
+ * owner is held inside srand_deterministic() by a signal handler, not by
+ * a race that a quiet machine might never lose).
+ */
+TEST(a_thread_sleeps_on_the_held_state_lock_and_is_woken_when_it_is_released)
+{
+	char self[PATH_MAX], env_preload[PATH_MAX + 16], env_raise[32];
+	char env_contend[] = "ARC4_TEST_CONTEND=1";
+	char *argv[] = { self, NULL };
+	char *envp[] = { env_preload, env_raise, env_contend, NULL };
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	pid_t pid;
+	int st;
+
+	if (!have_device())
+		SKIP(return, "no /dev/arc4: the hooked ioctl is the device's");
+	ASSERT_GT(n, 0);
+	self[n] = 0;
+	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s",
+		 hook_preload());
+	snprintf(env_raise, sizeof(env_raise), "ARC4_HOOK_RAISE=%d", SIGUSR2);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		alarm(20);
+		execve(self, argv, envp);
+		_exit(127);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st))
+		TH_LOG("killed by signal %d%s", WTERMSIG(st),
+		       WTERMSIG(st) == SIGALRM ? " (the sleeper was never woken)" : "");
+	EXPECT_EQ(0, WEXITSTATUS(st))
+		TH_LOG("the second thread never slept on the held lock");
 }
 
 /* Each line of sub a line of full, in order: a subsequence.  Skipped: *gaps. */
