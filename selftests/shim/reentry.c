@@ -378,10 +378,13 @@ TEST(reseeding_from_a_signal_handler_inside_the_sequence_aborts_with_a_message)
 
 /*
  * Contend child: under libhook.so with ARC4_HOOK_RAISE=SIGUSR2 and
- * ARC4_TEST_CONTEND=1.  srand_deterministic() holds the state lock when
- * its ARC4_IOC_SEED raises SIGUSR2; the handler lets a second thread call
- * erand48(), which takes the lock, and returns once /proc shows that
- * thread asleep in futex(): the owner then unlocks and must wake it.
+ * ARC4_TEST_CONTEND=CALL (one of contend_calls[]).  srand_deterministic()
+ * holds the state lock when
+ * its ARC4_IOC_SEED raises SIGUSR2; the handler lets a second thread make
+ * the call, which takes the lock, and returns once /proc shows that
+ * thread asleep in futex(): the owner then unlocks and must wake it.  A
+ * call that skipped the lock (and so released the owner's lock in its
+ * unlock) never sleeps.
  * Exits 0 if the thread slept on the lock and then got in, 1 if it never
  * slept; SIGALRM kills it if the sleeper is never woken.
  */
@@ -390,14 +393,43 @@ static pid_t contend_tid;
 static char contend_path[64], contend_want[16];
 static volatile sig_atomic_t contend_slept;
 
+static unsigned short contend_x[3] = { 1, 2, 3 };
+
+static void contend_erand48(void) { (void)erand48(contend_x); }
+static void contend_nrand48(void) { (void)nrand48(contend_x); }
+static void contend_jrand48(void) { (void)jrand48(contend_x); }
+static void contend_lrand48(void) { (void)lrand48(); }
+static void contend_mrand48(void) { (void)mrand48(); }
+static void contend_drand48(void) { (void)drand48(); }
+static void contend_random(void) { (void)random(); }
+
+/*
+ * Calls that take the state lock in the modes the contend thread sets up
+ * (random() and the rand48 family deterministic; the xsubi calls always).
+ */
+static const struct {
+	const char *name;
+	void (*call)(void);
+} contend_calls[] = {
+	{ "erand48", contend_erand48 },
+	{ "nrand48", contend_nrand48 },
+	{ "jrand48", contend_jrand48 },
+	{ "lrand48", contend_lrand48 },
+	{ "mrand48", contend_mrand48 },
+	{ "drand48", contend_drand48 },
+	{ "random", contend_random },
+};
+
 static void *contend_thread(void *arg)
 {
-	unsigned short x[3] = { 1, 2, 3 };
+	void (*call)(void) = arg;
 
+	srandom_deterministic(1);
+	srand48_deterministic(1);
 	__atomic_store_n(&contend_tid, gettid(), __ATOMIC_RELEASE);
 	while (sem_wait(&contend_go) != 0)
 		;
-	(void)erand48(x);
+	call();
 	return NULL;
 }
 
@@ -424,12 +456,22 @@ static void contend_on_signal(int sig)
 __attribute__((constructor)) static void contend_child_mode(void)
 {
 	struct sigaction sa = { .sa_handler = contend_on_signal };
+	const char *name = getenv("ARC4_TEST_CONTEND");
+	void (*call)(void) = NULL;
 	pthread_t t;
+	size_t i;
 
-	if (!getenv("ARC4_TEST_CONTEND"))
+	if (!name)
 		return;
+	for (i = 0; i < sizeof(contend_calls) / sizeof(contend_calls[0]); i++)
+		if (!strcmp(name, contend_calls[i].name))
+			call = contend_calls[i].call;
+	if (!call)
+		_exit(3);
+	/* The thread's own seeds go through the hooked ioctl too. */
+	signal(SIGUSR2, SIG_IGN);
 	sem_init(&contend_go, 0, 0);
-	if (pthread_create(&t, NULL, contend_thread, NULL) != 0)
+	if (pthread_create(&t, NULL, contend_thread, call) != 0)
 		_exit(2);
 	while (!__atomic_load_n(&contend_tid, __ATOMIC_ACQUIRE))
 		sched_yield();
@@ -447,15 +489,18 @@ __attribute__((constructor)) static void contend_child_mode(void)
  * A thread that finds the state lock held sleeps until the owner lets go,
  * and is woken then: the lock's futex wait and wake, run every time (the
  * owner is held inside srand_deterministic() by a signal handler, not by
- * a race that a quiet machine might never lose).
+ * a race that a quiet machine might never lose).  Each call that takes
+ * the lock is tried: one that skipped it (its unlock kept) would not
+ * sleep, and would free the owner's lock under it.
  */
 TEST(a_thread_sleeps_on_the_held_state_lock_and_is_woken_when_it_is_released)
 {
 	char self[PATH_MAX], env_preload[PATH_MAX + 16], env_raise[32];
-	char env_contend[] = "ARC4_TEST_CONTEND=1";
+	char env_contend[64];
 	char *argv[] = { self, NULL };
 	char *envp[] = { env_preload, env_raise, env_contend, NULL };
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t i;
 	pid_t pid;
 	int st;
 
@@ -466,19 +511,25 @@ TEST(a_thread_sleeps_on_the_held_state_lock_and_is_woken_when_it_is_released)
 	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s",
 		 hook_preload());
 	snprintf(env_raise, sizeof(env_raise), "ARC4_HOOK_RAISE=%d", SIGUSR2);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		alarm(20);
-		execve(self, argv, envp);
-		_exit(127);
+	for (i = 0; i < sizeof(contend_calls) / sizeof(contend_calls[0]); i++) {
+		snprintf(env_contend, sizeof(env_contend), "ARC4_TEST_CONTEND=%s",
+			 contend_calls[i].name);
+		pid = fork();
+		ASSERT_GE(pid, 0);
+		if (pid == 0) {
+			alarm(20);
+			execve(self, argv, envp);
+			_exit(127);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		ASSERT_TRUE(WIFEXITED(st))
+			TH_LOG("%s: killed by signal %d%s", contend_calls[i].name,
+			       WTERMSIG(st), WTERMSIG(st) == SIGALRM ?
+			       " (the sleeper was never woken)" : "");
+		EXPECT_EQ(0, WEXITSTATUS(st))
+			TH_LOG("%s: the second thread never slept on the held lock",
+			       contend_calls[i].name);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &st, 0));
-	ASSERT_TRUE(WIFEXITED(st))
-		TH_LOG("killed by signal %d%s", WTERMSIG(st),
-		       WTERMSIG(st) == SIGALRM ? " (the sleeper was never woken)" : "");
-	EXPECT_EQ(0, WEXITSTATUS(st))
-		TH_LOG("the second thread never slept on the held lock");
 }
 
 /* Each line of sub a line of full, in order: a subsequence.  Skipped: *gaps. */
