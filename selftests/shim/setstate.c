@@ -359,6 +359,37 @@ TEST(setstate_of_the_current_buffer_changes_nothing)
 }
 
 /*
+ * The shim keeps 16 records of buffers left while strong or on a stream,
+ * and a full table gives the oldest record to the next buffer left.  A
+ * record freed by a setstate() back to its buffer must be used before any
+ * live record is given away.  Here: 16 buffers left (the initial table,
+ * then b[1]..b[15], each on a stream of its own), setstate(b[15]) (which
+ * leaves b[16], the 17th, into the oldest record and frees b[15]'s), then
+ * initstate() leaves b[15] again, into its freed record: b[1]'s record
+ * must still be there, so setstate(b[1]) resumes its stream.
+ */
+TEST(a_freed_record_is_used_before_a_live_one_is_given_away)
+{
+	static char b[18][128];
+	long got[DRAWS], want[DRAWS];
+
+	for (int i = 1; i <= 16; i++) {
+		initstate(i, b[i], sizeof(b[i]));
+		srandom_deterministic(100 + i);
+		for (int k = 0; k < i; k++)
+			random();
+	}
+	ASSERT_EQ((uintptr_t)b[16], (uintptr_t)setstate(b[15]));
+	initstate(17, b[17], sizeof(b[17]));
+	setstate(b[1]);
+	for (int i = 0; i < DRAWS; i++)
+		got[i] = random();
+	stream_values(101, 1, DRAWS, want);
+	EXPECT_EQ(0, memcmp(want, got, sizeof(got)))
+		TH_LOG("setstate(b[1]) lost its stream: its record was given away");
+}
+
+/*
  * Leaving a strong buffer draws strong words, resuming a stream may open
  * the device: neither may show in errno.  Failure is glibc's EINVAL.
  */
