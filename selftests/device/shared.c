@@ -204,6 +204,29 @@ FIXTURE_TEARDOWN(shared)
 		close(self->fd);
 }
 
+/* Wait until the kernel reports a read's fault on the registered memory. */
+static void await_fault(struct __test_metadata *_metadata, int uffd)
+{
+	struct pollfd p = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	ASSERT_EQ(1, poll(&p, 1, 10000)) TH_LOG("the stalled read never faulted");
+	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+}
+
+/* Fill len registered bytes at start with zeros; the read goes on. */
+static void zero_and_join(struct __test_metadata *_metadata, int uffd,
+			  void *start, size_t len, pthread_t thread)
+{
+	struct uffdio_zeropage z = {
+		.range = { .start = (uintptr_t)start, .len = len },
+	};
+
+	EXPECT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &z));
+	EXPECT_EQ(0, pthread_join(thread, NULL));
+}
+
 /*
  * Start a reader into the registered memory and wait until the kernel
  * reports its fault: from then on it sits inside read() until resolved.
@@ -211,25 +234,14 @@ FIXTURE_TEARDOWN(shared)
 static void stall_reader(struct __test_metadata *_metadata,
 			 FIXTURE_DATA(shared) *self, struct reader *r)
 {
-	struct pollfd p = { .fd = self->uffd, .events = POLLIN };
-	struct uffd_msg msg;
-
 	ASSERT_EQ(0, reader_start(r, self->fd, self->stall, STALL_LEN));
-	ASSERT_EQ(1, poll(&p, 1, 10000)) TH_LOG("the stalled read never faulted");
-	ASSERT_EQ((ssize_t)sizeof(msg), read(self->uffd, &msg, sizeof(msg)));
-	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+	await_fault(_metadata, self->uffd);
 }
 
-/* Fill the registered pages with zeros so the stalled read can go on. */
 static void release_reader(struct __test_metadata *_metadata,
 			   FIXTURE_DATA(shared) *self, struct reader *r)
 {
-	struct uffdio_zeropage z = {
-		.range = { .start = (uintptr_t)self->stall, .len = STALL_LEN },
-	};
-
-	EXPECT_EQ(0, ioctl(self->uffd, UFFDIO_ZEROPAGE, &z));
-	EXPECT_EQ(0, pthread_join(r->thread, NULL));
+	zero_and_join(_metadata, self->uffd, self->stall, STALL_LEN, r->thread);
 }
 
 TEST_F(shared, a_strong_read_does_not_wait_for_a_stalled_reader)
@@ -436,9 +448,6 @@ static void long_read_stall(struct __test_metadata *_metadata,
 			    off_t off)
 {
 	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
-	struct pollfd p = { .fd = self->uffd, .events = POLLIN };
-	long page = sysconf(_SC_PAGESIZE);
-	struct uffd_msg msg;
 
 	r->fd = self->fd;
 	r->off = off;
@@ -446,24 +455,17 @@ static void long_read_stall(struct __test_metadata *_metadata,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, r->buf);
 	reg.range.start = (uintptr_t)r->buf;
-	reg.range.len = page;
+	reg.range.len = sysconf(_SC_PAGESIZE);
 	ASSERT_EQ(0, ioctl(self->uffd, UFFDIO_REGISTER, &reg));
 	ASSERT_EQ(0, pthread_create(&r->thread, NULL, long_read_main, r));
-	ASSERT_EQ(1, poll(&p, 1, 10000)) TH_LOG("the long read never faulted");
-	ASSERT_EQ((ssize_t)sizeof(msg), read(self->uffd, &msg, sizeof(msg)));
-	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+	await_fault(_metadata, self->uffd);
 }
 
 static void long_read_release(struct __test_metadata *_metadata,
 			      FIXTURE_DATA(shared) *self, struct long_read *r)
 {
-	struct uffdio_zeropage z = {
-		.range = { .start = (uintptr_t)r->buf,
-			   .len = sysconf(_SC_PAGESIZE) },
-	};
-
-	EXPECT_EQ(0, ioctl(self->uffd, UFFDIO_ZEROPAGE, &z));
-	EXPECT_EQ(0, pthread_join(r->thread, NULL));
+	zero_and_join(_metadata, self->uffd, r->buf, sysconf(_SC_PAGESIZE),
+		      r->thread);
 }
 
 TEST_F(shared, a_long_pread_stops_where_a_seed_changes_the_stream)
