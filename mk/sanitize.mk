@@ -6,7 +6,7 @@
 # build/sanitize-results/.  Ends with "N passed, N failed".
 # SANITIZE="asan tsan valgrind m32" (the default: all) picks the runs.
 
-SANITIZE_DEPS := valgrind gcc-multilib libc6-dev-i386 libssl-dev:i386
+SANITIZE_DEPS := valgrind gcc-multilib libc6-dev-i386 libssl-dev:i386 liburing-dev:i386
 
 .PHONY: test-sanitize
 
