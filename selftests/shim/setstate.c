@@ -390,6 +390,41 @@ TEST(a_freed_record_is_used_before_a_live_one_is_given_away)
 }
 
 /*
+ * A saved buffer whose header word the caller changed is the caller's:
+ * setstate() runs glibc on it as it now reads, not the saved stream.  The
+ * header (TYPE_3 + 5 * the rear index) is moved by one index, a change in
+ * its low byte only.  glibc's setstate_r() on a copy is the oracle.
+ */
+TEST(a_saved_buffer_with_a_changed_header_is_glibc_state)
+{
+	static char a[128], b[128], copy[128], scratch[128];
+	struct random_data rd;
+	long got[DRAWS], want[DRAWS];
+	int32_t *head = (int32_t *)a, v;
+
+	initstate(5, a, sizeof(a));
+	srandom_deterministic(3);
+	random();
+	initstate(6, b, sizeof(b));		/* a saved on its stream */
+	ASSERT_EQ(3, *head % 5) TH_LOG("header %d is not TYPE_3's", *head);
+	*head += *head / 5 < 30 ? 5 : -5;
+	memcpy(copy, a, sizeof(copy));
+	memset(&rd, 0, sizeof(rd));
+	/* setstate_r() writes the header of the state it leaves: give it one. */
+	ASSERT_EQ(0, initstate_r(1, scratch, sizeof(scratch), &rd));
+	ASSERT_EQ(0, setstate_r(copy, &rd));
+	for (int i = 0; i < DRAWS; i++) {
+		random_r(&rd, &v);
+		want[i] = v;
+	}
+	ASSERT_EQ((uintptr_t)b, (uintptr_t)setstate(a));
+	for (int i = 0; i < DRAWS; i++)
+		got[i] = random();
+	EXPECT_EQ(0, memcmp(want, got, sizeof(got)))
+		TH_LOG("the changed buffer resumed its stream");
+}
+
+/*
  * Leaving a strong buffer draws strong words, resuming a stream may open
  * the device: neither may show in errno.  Failure is glibc's EINVAL.
  */
