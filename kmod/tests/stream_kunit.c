@@ -130,6 +130,191 @@ static void cursor_wipe_leaves_every_byte_zero(struct kunit *test)
 	arc4_stream_wipe(s);
 }
 
+/* ---- what a call leaves on the stack ---------------------------------- */
+
+/*
+ * Bytes of stack below the caller's frame that kunit_stack_leftovers()
+ * copies: a padded call's frame and arc4_stream_read()'s (1.9 KiB under
+ * KASAN), and what that calls.
+ */
+#define KUNIT_PROBE	3072
+#define KUNIT_PAD	256
+
+/*
+ * Copy into @dst the KUNIT_PROBE bytes of stack below the caller's frame.
+ * Called straight after another call from the same frame, this frame lies
+ * where that one did; its array is exempt from the debug kernel's
+ * CONFIG_INIT_STACK_ALL_ZERO, so it holds what that call left.
+ */
+static noinline void kunit_stack_leftovers(u8 *dst)
+{
+	u8 probe[KUNIT_PROBE] __uninitialized;
+
+	barrier_data(probe);
+	memcpy(dst, probe, sizeof(probe));
+}
+
+/*
+ * Run @fn below a frame of KUNIT_PAD bytes, so that all of @fn's frame
+ * (its saved registers and locals, wherever the compiler puts them) lies
+ * within the probe's array, not beside the probe's own return address.
+ */
+static noinline void kunit_padded(void (*fn)(void *), void *arg)
+{
+	u8 pad[KUNIT_PAD];
+
+	barrier_data(pad);
+	fn(arg);
+	barrier_data(pad);
+}
+
+static bool kunit_holds(const u8 *hay, const void *needle, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + len <= KUNIT_PROBE; i++)
+		if (!memcmp(hay + i, needle, len))
+			return true;
+	return false;
+}
+
+/* Whether any whole 64-byte block of @buf is in @left. */
+static bool kunit_holds_a_block(const u8 *left, const u8 *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + CHACHA_BLOCK_SIZE <= len; i += CHACHA_BLOCK_SIZE)
+		if (kunit_holds(left, buf + i, CHACHA_BLOCK_SIZE))
+			return true;
+	return false;
+}
+
+struct kunit_call {
+	struct arc4_stream *s;
+	const u8 *secret;
+	u32 *out_key;
+	loff_t pos;
+	void *buf;
+	size_t len;
+	ssize_t ret;
+};
+
+/* The control: a frame that leaves a secret behind, at both its ends. */
+static noinline void kunit_leave(void *arg)
+{
+	struct kunit_call *call = arg;
+	u8 top[CHACHA_BLOCK_SIZE], buf[ARC4_CHUNK];
+
+	memcpy(buf, call->secret, sizeof(buf));
+	memcpy(top, call->secret, sizeof(top));
+	barrier_data(buf);
+	barrier_data(top);
+}
+
+static noinline void kunit_ratchet(void *arg)
+{
+	struct kunit_call *call = arg;
+
+	arc4_stream_ratchet(call->s, call->out_key);
+}
+
+static noinline void kunit_read(void *arg)
+{
+	struct kunit_call *call = arg;
+	struct kvec kv = { .iov_base = call->buf, .iov_len = call->len };
+	struct iov_iter to;
+
+	iov_iter_kvec(&to, READ, &kv, 1, call->len);
+	call->ret = arc4_stream_read(call->s, &call->pos, &to);
+}
+
+/* Without this, the tests below could pass without seeing anything. */
+static void stack_probe_finds_what_a_call_leaves(struct kunit *test)
+{
+	u8 *secret = kunit_kmalloc(test, ARC4_CHUNK, GFP_KERNEL);
+	u8 *left = kunit_kmalloc(test, KUNIT_PROBE, GFP_KERNEL);
+	struct kunit_call call = { };
+
+	KUNIT_ASSERT_NOT_NULL(test, secret);
+	KUNIT_ASSERT_NOT_NULL(test, left);
+	get_random_bytes(secret, ARC4_CHUNK);
+	call.secret = secret;
+	kunit_padded(kunit_leave, &call);
+	kunit_stack_leftovers(left);
+	KUNIT_EXPECT_TRUE(test, kunit_holds(left, secret, CHACHA_BLOCK_SIZE));
+	KUNIT_EXPECT_TRUE(test, kunit_holds(left, secret + ARC4_CHUNK -
+					    CHACHA_BLOCK_SIZE,
+					    CHACHA_BLOCK_SIZE));
+}
+
+/* The ratchet's block holds the new key and the output key: wiped. */
+static void ratchet_leaves_no_key_on_the_stack(struct kunit *test)
+{
+	struct arc4_stream *s = kunit_stream(test);
+	u32 *keys = kunit_kmalloc(test, 3 * CHACHA_KEY_SIZE, GFP_KERNEL);
+	u8 *left = kunit_kmalloc(test, KUNIT_PROBE, GFP_KERNEL);
+	struct kunit_call call = { .s = s };
+	u32 *old, *next;
+
+	KUNIT_ASSERT_NOT_NULL(test, keys);
+	KUNIT_ASSERT_NOT_NULL(test, left);
+	old = keys;
+	next = keys + ARRAY_SIZE(s->key);
+	call.out_key = keys + 2 * ARRAY_SIZE(s->key);
+	memcpy(old, s->key, CHACHA_KEY_SIZE);
+	kunit_padded(kunit_ratchet, &call);
+	kunit_stack_leftovers(left);
+	memcpy(next, s->key, CHACHA_KEY_SIZE);
+
+	KUNIT_EXPECT_FALSE(test, kunit_holds(left, old, CHACHA_KEY_SIZE));
+	KUNIT_EXPECT_FALSE(test, kunit_holds(left, next, CHACHA_KEY_SIZE));
+	KUNIT_EXPECT_FALSE(test, kunit_holds(left, call.out_key,
+					     CHACHA_KEY_SIZE));
+	arc4_stream_wipe(s);
+}
+
+/*
+ * A read leaves neither keystream (its chunk) nor the key it read under
+ * (its cursor) behind.  Strong: the output key is the second half of a
+ * block under the key before the read.  Deterministic: the seed's key, at
+ * an odd position (a partial first block).
+ */
+static void reads_leave_no_keystream_or_key_on_the_stack(struct kunit *test)
+{
+	const size_t len = 2 * ARC4_CHUNK + 5 * CHACHA_BLOCK_SIZE;
+	struct arc4_stream *s = kunit_stream(test);
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *left = kunit_kmalloc(test, KUNIT_PROBE, GFP_KERNEL);
+	u8 *block = kunit_kmalloc(test, CHACHA_BLOCK_SIZE, GFP_KERNEL);
+	u32 *old = kunit_kmalloc(test, CHACHA_KEY_SIZE, GFP_KERNEL);
+	struct kunit_call call = { .s = s, .buf = buf, .len = len };
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, left);
+	KUNIT_ASSERT_NOT_NULL(test, block);
+	KUNIT_ASSERT_NOT_NULL(test, old);
+
+	memcpy(old, s->key, CHACHA_KEY_SIZE);
+	kunit_block(old, block);
+	kunit_padded(kunit_read, &call);
+	kunit_stack_leftovers(left);
+	KUNIT_ASSERT_EQ(test, call.ret, (ssize_t)len);
+	KUNIT_EXPECT_FALSE(test, kunit_holds_a_block(left, buf, len));
+	KUNIT_EXPECT_FALSE(test, kunit_holds(left, block + CHACHA_KEY_SIZE,
+					     CHACHA_KEY_SIZE));
+
+	arc4_stream_seed(s, kunit_key, 3);
+	call.pos = 3 * CHACHA_BLOCK_SIZE + 5;
+	kunit_padded(kunit_read, &call);
+	kunit_stack_leftovers(left);
+	KUNIT_ASSERT_EQ(test, call.ret, (ssize_t)len);
+	KUNIT_EXPECT_FALSE(test, kunit_holds_a_block(left, buf + 59,
+						     len - 59));
+	KUNIT_EXPECT_FALSE(test, kunit_holds(left, kunit_key,
+					     CHACHA_KEY_SIZE));
+	arc4_stream_wipe(s);
+}
+
 /* ---- budgets ---------------------------------------------------------- */
 
 /* The byte budget: a rekey on the first read after it is reached, not before. */
@@ -323,6 +508,9 @@ static struct kunit_case arc4_stream_cases[] = {
 	KUNIT_CASE(strong_reads_never_share_an_output_key),
 	KUNIT_CASE(stream_wipe_leaves_every_byte_zero),
 	KUNIT_CASE(cursor_wipe_leaves_every_byte_zero),
+	KUNIT_CASE(stack_probe_finds_what_a_call_leaves),
+	KUNIT_CASE(ratchet_leaves_no_key_on_the_stack),
+	KUNIT_CASE(reads_leave_no_keystream_or_key_on_the_stack),
 	KUNIT_CASE(budget_setters_accept_exactly_their_range),
 	KUNIT_CASE(byte_budget_rekeys_exactly_at_its_bound),
 	KUNIT_CASE(time_budget_rekeys_exactly_at_its_bound),
