@@ -315,6 +315,26 @@ static void reads_leave_no_keystream_or_key_on_the_stack(struct kunit *test)
 	arc4_stream_wipe(s);
 }
 
+/*
+ * The VFS refuses negative offsets before a read gets here; the stream
+ * refuses them too, and moves nothing.
+ */
+static void deterministic_read_at_a_negative_position_is_einval(struct kunit *test)
+{
+	struct arc4_stream *s = kunit_stream(test);
+	u8 buf[16];
+	struct kvec kv = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct iov_iter to;
+	loff_t pos = -1;
+
+	arc4_stream_seed(s, kunit_key, 0);
+	iov_iter_kvec(&to, READ, &kv, 1, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, arc4_stream_read(s, &pos, &to), (ssize_t)-EINVAL);
+	KUNIT_EXPECT_EQ(test, pos, (loff_t)-1);
+	KUNIT_EXPECT_EQ(test, iov_iter_count(&to), sizeof(buf));
+	arc4_stream_wipe(s);
+}
+
 /* ---- budgets ---------------------------------------------------------- */
 
 /* The byte budget: a rekey on the first read after it is reached, not before. */
@@ -511,6 +531,7 @@ static struct kunit_case arc4_stream_cases[] = {
 	KUNIT_CASE(stack_probe_finds_what_a_call_leaves),
 	KUNIT_CASE(ratchet_leaves_no_key_on_the_stack),
 	KUNIT_CASE(reads_leave_no_keystream_or_key_on_the_stack),
+	KUNIT_CASE(deterministic_read_at_a_negative_position_is_einval),
 	KUNIT_CASE(budget_setters_accept_exactly_their_range),
 	KUNIT_CASE(byte_budget_rekeys_exactly_at_its_bound),
 	KUNIT_CASE(time_budget_rekeys_exactly_at_its_bound),

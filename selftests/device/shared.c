@@ -505,4 +505,30 @@ TEST_F(shared, a_long_strong_read_stops_where_strong_renews_the_stream)
 	munmap(r.buf, LONG_LEN);
 }
 
+/*
+ * A SEED during a strong read makes the stream deterministic: the strong
+ * read stops at its segment, never going on with the seeded stream's
+ * bytes, and the next read() starts the seeded stream at position 0.
+ */
+TEST_F(shared, a_long_strong_read_stops_where_a_seed_makes_it_deterministic)
+{
+	uint64_t nonce2 = random_u64();
+	uint8_t key2[32], got[SMALL_LEN], want[SMALL_LEN];
+	struct long_read r;
+
+	random_fill(key2, sizeof(key2));
+	long_read_stall(_metadata, self, &r, -1);
+	ASSERT_EQ(0, arc4_seed(self->fd, key2, nonce2))
+		TH_LOG("SEED failed during a strong read in flight");
+	long_read_release(_metadata, self, &r);
+	EXPECT_EQ(SEGMENT, r.ret)
+		TH_LOG("the strong read went on with the seeded stream, or stopped early");
+	ASSERT_EQ(0, ref_keystream(key2, nonce2, 0, want, sizeof(want)));
+	EXPECT_NE(0, memcmp(want, r.buf + SEGMENT - sizeof(want), sizeof(want)));
+	ASSERT_EQ(SMALL_LEN, read(self->fd, got, sizeof(got)));
+	EXPECT_EQ(0, memcmp(want, got, sizeof(got)))
+		TH_LOG("the seeded stream does not start at position 0");
+	munmap(r.buf, LONG_LEN);
+}
+
 TEST_HARNESS_MAIN
