@@ -257,6 +257,33 @@ TEST(deterministic_stream_survives_another_arc4_stream_dup2ed_over_it)
 	free(want);
 }
 
+/*
+ * A regular file put over every descriptor (16 MiB of zeroes: were it read
+ * as keystream, rand() would give zeroes): it is not the device the shim
+ * opened, so the shim opens the stream again and never reads the file.
+ */
+TEST(deterministic_stream_never_reads_a_file_dup2ed_over_it)
+{
+	long *want = expected_values(8, NONCE_RAND, 50, N);
+	char path[] = "/tmp/arc4-determinism-XXXXXX";
+	int fd, top = max_fd();
+
+	if (!have_device())
+		SKIP(return, "no /dev/arc4 (module not loaded)");
+	srand_deterministic(8);
+	for (int i = 0; i < 50; i++)
+		rand();
+	fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	unlink(path);
+	ASSERT_EQ(0, ftruncate(fd, 16 << 20));
+	for (int i = 3; i < top; i++)
+		if (i != fd)
+			dup2(fd, i);
+	EXPECT_EQ(0, count_mismatches(want, N, 0));
+	free(want);
+}
+
 enum { T_THREADS = 4, T_EACH = 5000 };
 
 static long thread_draws[T_THREADS * T_EACH];
