@@ -5,7 +5,8 @@
  * (GET_INFO's reseed count goes up by exactly one), and deterministic
  * streams go on as they were.  When the ID stays the same, nothing rekeys
  * and a restored snapshot replays the very bytes it would have produced:
- * the danger the generation ID exists to flag.
+ * the danger the generation ID exists to flag.  Last, the module is
+ * unloaded and the VM forked once more: nothing of it may be called.
  *
  * Run by scripts/vmfork-test, which boots a VM with QEMU's vmgenid device
  * and talks to this program over its standard input and output (a serial
@@ -30,6 +31,7 @@
 #include <dirent.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <sys/syscall.h>
 
 #include "kselftest_harness.h"
 #include "stress.h"
@@ -389,6 +391,54 @@ TEST_F_TIMEOUT(vmfork, new_generation_id_rekeys_every_strong_stream_once, 900)
 
 	for (r = 1; r <= rounds; r++)
 		vmfork_round(_metadata, self, true, r);
+}
+
+/*
+ * Last, as it unloads the module: rmmod leaves no notifier of arc4dev's
+ * behind.  A VM fork after it would call into the freed module, an oops,
+ * which panics this VM (oops=panic): the host sees no exit.  The host's
+ * scratch copy gets an answer too ("-": no streams to continue).
+ */
+FIXTURE(unloaded) {};
+FIXTURE_SETUP(unloaded) {}
+FIXTURE_TEARDOWN(unloaded) {}
+
+TEST_F_TIMEOUT(unloaded, a_fork_after_rmmod_calls_nothing_of_the_module, 900)
+{
+	char *line = malloc(LINE_MAX_LEN);
+	long gpe0, kmsg0;
+	bool is_new;
+	double t0;
+
+	ASSERT_NE(NULL, line);
+	ASSERT_TRUE(have_vmgenid());
+	ASSERT_EQ(0, syscall(SYS_delete_module, "arc4dev", O_NONBLOCK))
+		TH_LOG("rmmod arc4dev: %s", strerror(errno));
+	gpe0 = read_long_file(VMGENID_GPE);
+	kmsg0 = kmsg_forks();
+	ASSERT_LE(0, gpe0);
+	ASSERT_LE(0, kmsg0);
+
+	printf("# vmfork: ready new\n");
+	fflush(stdout);
+	ASSERT_TRUE(host_line(line, LINE_MAX_LEN, 600 * 1000))
+		TH_LOG("no answer from the host (run by scripts/vmfork-test)");
+	is_new = !strncmp(line, "go new ", 7);
+	printf("# vmfork: after %s -\n", is_new ? "new" : "same");
+	fflush(stdout);
+	ASSERT_TRUE(is_new || !strncmp(line, "go same ", 8))
+		TH_LOG("host said \"%s\"", line);
+
+	/* The fork is logged, then the notifiers are called: give them time. */
+	t0 = now_sec();
+	while (kmsg_forks() == kmsg0 && now_sec() - t0 < (is_new ? 30 : 1))
+		usleep(10000);
+	sleep(1);
+	EXPECT_EQ(kmsg0 + is_new, kmsg_forks())
+		TH_LOG("kernel log lines \"" FORK_MSG "\"");
+	EXPECT_NE(gpe0, read_long_file(VMGENID_GPE))
+		TH_LOG("no ACPI notification");
+	free(line);
 }
 
 TEST_HARNESS_MAIN
