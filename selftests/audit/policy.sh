@@ -25,7 +25,7 @@ if [ ! -x "$P/prog" ] || [ ! -f "$lib" ]; then
 	tap_fail "the test shim and program are built (make)"
 	exit 1
 fi
-tap_plan 27
+tap_plan 28
 
 prog=$work/prog
 cp "$P/prog" "$prog"
@@ -182,9 +182,18 @@ fifo_no_hang() {
 	rm -rf "$etc"
 	mkdir -p "$etc/arc4"
 	mkfifo "$conf"
-	timeout 10 env LD_PRELOAD="$lib" "$prog" >/dev/null 2>&1
+	timeout 10 env LD_PRELOAD="$lib" "$prog" >/dev/null 2>&1 || { echo "hung or failed"; return 1; }
+	strong "$prog"
 }
-tap_check "a FIFO at the path: not opened for long, not a hang" fifo_no_hang
+tap_check "a FIFO at the path: not a hang, not a policy (strong rand())" fifo_no_hang
+
+dir_at_path() {
+	rm -rf "$etc"
+	mkdir -p "$conf"
+	chmod 755 "$etc" "$etc/arc4" "$conf"
+	strong "$prog"
+}
+tap_check "a directory at the path: not a policy (strong rand())" dir_at_path
 
 nul_byte() {
 	rm -rf "$etc"
