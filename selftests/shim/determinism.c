@@ -232,6 +232,28 @@ TEST(deterministic_stream_survives_closing_every_descriptor)
 	free(want);
 }
 
+/* srand_deterministic(8) and its first 50 values drawn. */
+static void seed_and_draw_50(void)
+{
+	srand_deterministic(8);
+	for (int i = 0; i < 50; i++)
+		rand();
+}
+
+/*
+ * Descriptor @fd put over every other one from 3 up, then the next N
+ * values compared with @want: how many differ.
+ */
+static int mismatches_with_fd_everywhere(int fd, long *want)
+{
+	int top = max_fd();
+
+	for (int i = 3; i < top; i++)
+		if (i != fd)
+			dup2(fd, i);
+	return count_mismatches(want, N, 0);
+}
+
 /*
  * Another stream of /dev/arc4 (same device, same inode, other key) put
  * over every descriptor: only the stream check tells it from ours.
@@ -240,20 +262,15 @@ TEST(deterministic_stream_survives_another_arc4_stream_dup2ed_over_it)
 {
 	struct arc4_seed other = { .key = { 1, 2, 3 }, .nonce = 7 };
 	long *want = expected_values(8, NONCE_RAND, 50, N);
-	int fd, top = max_fd();
+	int fd;
 
 	if (!have_device())
 		SKIP(return, "no /dev/arc4 (module not loaded)");
-	srand_deterministic(8);
-	for (int i = 0; i < 50; i++)
-		rand();
+	seed_and_draw_50();
 	fd = open("/dev/arc4", O_RDONLY);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, ioctl(fd, ARC4_IOC_SEED, &other));
-	for (int i = 3; i < top; i++)
-		if (i != fd)
-			dup2(fd, i);
-	EXPECT_EQ(0, count_mismatches(want, N, 0));
+	EXPECT_EQ(0, mismatches_with_fd_everywhere(fd, want));
 	free(want);
 }
 
@@ -266,21 +283,16 @@ TEST(deterministic_stream_never_reads_a_file_dup2ed_over_it)
 {
 	long *want = expected_values(8, NONCE_RAND, 50, N);
 	char path[] = "/tmp/arc4-determinism-XXXXXX";
-	int fd, top = max_fd();
+	int fd;
 
 	if (!have_device())
 		SKIP(return, "no /dev/arc4 (module not loaded)");
-	srand_deterministic(8);
-	for (int i = 0; i < 50; i++)
-		rand();
+	seed_and_draw_50();
 	fd = mkstemp(path);
 	ASSERT_GE(fd, 0);
 	unlink(path);
 	ASSERT_EQ(0, ftruncate(fd, 16 << 20));
-	for (int i = 3; i < top; i++)
-		if (i != fd)
-			dup2(fd, i);
-	EXPECT_EQ(0, count_mismatches(want, N, 0));
+	EXPECT_EQ(0, mismatches_with_fd_everywhere(fd, want));
 	free(want);
 }
 
