@@ -402,10 +402,12 @@ static void contend_lrand48(void) { (void)lrand48(); }
 static void contend_mrand48(void) { (void)mrand48(); }
 static void contend_drand48(void) { (void)drand48(); }
 static void contend_random(void) { (void)random(); }
+static void contend_rand(void) { (void)rand(); }
 
 /*
  * Calls that take the state lock in the modes the contend thread sets up
- * (random() and the rand48 family deterministic; the xsubi calls always).
+ * (rand(), random() and the rand48 family deterministic; the xsubi calls
+ * always).
  */
 static const struct {
 	const char *name;
@@ -418,12 +420,14 @@ static const struct {
 	{ "mrand48", contend_mrand48 },
 	{ "drand48", contend_drand48 },
 	{ "random", contend_random },
+	{ "rand", contend_rand },
 };
 
 static void *contend_thread(void *arg)
 {
 	void (*call)(void) = arg;
 
+	srand_deterministic(1);
 	srandom_deterministic(1);
 	srand48_deterministic(1);
 	__atomic_store_n(&contend_tid, gettid(), __ATOMIC_RELEASE);
