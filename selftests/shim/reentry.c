@@ -382,7 +382,8 @@ TEST(reseeding_from_a_signal_handler_inside_the_sequence_aborts_with_a_message)
  * holds the state lock when
  * its ARC4_IOC_SEED raises SIGUSR2; the handler lets a second thread make
  * the call, which takes the lock, and returns once /proc shows that
- * thread asleep in futex(): the owner then unlocks and must wake it.  A
+ * thread asleep in futex() after it left its own sem_wait(): the owner
+ * then unlocks and must wake it.  A
  * call that skipped the lock (and so released the owner's lock in its
  * unlock) never sleeps.
  * Exits 0 if the thread slept on the lock and then got in, 1 if it never
@@ -392,6 +393,8 @@ static sem_t contend_go;
 static pid_t contend_tid;
 static char contend_path[64], contend_want[16];
 static volatile sig_atomic_t contend_slept;
+/* Set past sem_wait(), whose own futex must not count as the lock's. */
+static int contend_calling;
 
 static unsigned short contend_x[3] = { 1, 2, 3 };
 
@@ -433,6 +436,7 @@ static void *contend_thread(void *arg)
 	__atomic_store_n(&contend_tid, gettid(), __ATOMIC_RELEASE);
 	while (sem_wait(&contend_go) != 0)
 		;
+	__atomic_store_n(&contend_calling, 1, __ATOMIC_RELEASE);
 	call();
 	return NULL;
 }
@@ -446,6 +450,9 @@ static void contend_on_signal(int sig)
 	ssize_t n;
 
 	sem_post(&contend_go);
+	for (ms = 0; ms < 10000 &&
+	     !__atomic_load_n(&contend_calling, __ATOMIC_ACQUIRE); ms++)
+		nanosleep(&tick, NULL);
 	for (ms = 0; ms < 10000 && !contend_slept; ms++) {
 		fd = open(contend_path, O_RDONLY);
 		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
