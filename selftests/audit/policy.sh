@@ -298,6 +298,8 @@ setuid_policy() {
 }
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
 	tap_skip "set-user-ID: ARC4_LEGACY ignored, the policy file honoured" "needs root and setpriv"
+elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$work/"; then
+	tap_skip "set-user-ID: ARC4_LEGACY ignored, the policy file honoured" "an unprivileged user cannot reach $work (a parent directory without o+x, as mktemp -d makes)"
 elif findmnt -no OPTIONS -T "$work" | grep -qw nosuid; then
 	tap_skip "set-user-ID: ARC4_LEGACY ignored, the policy file honoured" "$work is on a nosuid mount"
 else
