@@ -30,6 +30,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 . selftests/install/tap.sh
+. scripts/lib/apt.sh
 
 if [ "$(id -u)" -ne 0 ]; then
 	tap_plan 1
@@ -124,7 +125,9 @@ mkdir -p "$root/tmp/arc4-debs"
 cp "${debs[@]}" "$root/tmp/arc4-debs/"
 
 apt_installs() {
-	chroot_run apt-get update -q >"$work/update.log" 2>&1 || { tail -n 20 "$work/update.log"; return 1; }
+	apt_retry "apt-get update in the $release tree" \
+		chroot_run apt-get update -q >"$work/update.log" 2>&1 ||
+		{ tail -n 20 "$work/update.log"; return 1; }
 	chroot_run sh -c 'cd /tmp/arc4-debs && apt-get install -y ./*.deb' \
 		>"$work/install.log" 2>&1 || { tail -n 40 "$work/install.log"; return 1; }
 	rm -rf "$root/tmp/arc4-debs"

@@ -71,13 +71,19 @@ rm -rf "$new"
 echo "selftests/deb: building the $release tree from $uri into $tree (log: $log)" >&2
 start=$(date +%s)
 # No initramfs: scripts/vm-run boots its own.
-if ! mmdebstrap --variant=buildd --components=main \
-	--include="$(echo "$want" | tr ' ' ,)" \
-	--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename --add /usr/sbin/update-initramfs &&
-		mkdir -p "$1/usr/sbin" &&
-		printf "#!/bin/sh\n# arc4: the VM boots its own initramfs\n" >"$1/usr/sbin/update-initramfs" &&
-		chmod 755 "$1/usr/sbin/update-initramfs"' \
-	"$release" "$new" "$uri" >"$log" 2>&1; then
+# A try that fails (an index caught mid-sync) is made again after a pause.
+. "$top/scripts/lib/apt.sh"
+build() {
+	rm -rf "$new"
+	mmdebstrap --variant=buildd --components=main \
+		--include="$(echo "$want" | tr ' ' ,)" \
+		--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename --add /usr/sbin/update-initramfs &&
+			mkdir -p "$1/usr/sbin" &&
+			printf "#!/bin/sh\n# arc4: the VM boots its own initramfs\n" >"$1/usr/sbin/update-initramfs" &&
+			chmod 755 "$1/usr/sbin/update-initramfs"' \
+		"$release" "$new" "$uri" >"$log" 2>&1
+}
+if ! apt_retry "mmdebstrap $release" build; then
 	rm -rf "$new"
 	tail -n 20 "$log" >&2
 	die "building the $release tree failed; see $log"
