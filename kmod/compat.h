@@ -8,6 +8,7 @@
 
 #include <crypto/chacha.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/random.h>
 #include <linux/version.h>
 
@@ -62,6 +63,23 @@ static inline int register_random_vmfork_notifier(struct notifier_block *nb)
 static inline int unregister_random_vmfork_notifier(struct notifier_block *nb)
 {
 	return 0;
+}
+#endif
+
+/*
+ * vm_flags became read-only behind vm_flags_set()/vm_flags_clear() in 6.3
+ * ("mm: introduce vma->vm_flags wrapper functions").
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+static inline void vm_flags_set(struct vm_area_struct *vma, unsigned long f)
+{
+	vma->vm_flags |= f;
+}
+
+static inline void vm_flags_clear(struct vm_area_struct *vma,
+				  unsigned long f)
+{
+	vma->vm_flags &= ~f;
 }
 #endif
 

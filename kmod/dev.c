@@ -7,10 +7,12 @@
  *   2. read
  *   3. llseek
  *   4. ioctl
- *   5. arc4_dev_fops
+ *   5. The generation page: mmap
+ *   6. arc4_dev_fops
  */
 
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -205,11 +207,85 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
 
 /**********************************************************************
  *
- * 5. arc4_dev_fops
+ * 5. The generation page
+ *
+ * arc4_dev_gen_init(), arc4_dev_gen_exit(), arc4_dev_gen_bump() - for
+ * main.c
+ *
+ * One zeroed page holding a struct arc4_generation, mapped read-only into
+ * whoever asks.  A userspace generator buffers output; after a VM fork or
+ * a second resume of one hibernation image two machines hold the same
+ * buffer, and the kernel tells no one before 6.11.  The counter moving
+ * tells them to drop it.  Each mapping holds a reference to the page, so
+ * the page outlives the module's own reference dropped at unload.
+ *
+ **********************************************************************/
+
+static struct page *arc4_gen_page;
+static DEFINE_SPINLOCK(arc4_gen_lock);
+
+int arc4_dev_gen_init(void)
+{
+	struct arc4_generation *gen;
+
+	BUILD_BUG_ON(sizeof(*gen) > PAGE_SIZE);
+	arc4_gen_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!arc4_gen_page)
+		return -ENOMEM;
+	gen = page_address(arc4_gen_page);
+	WRITE_ONCE(gen->generation, 1);
+	return 0;
+}
+
+void arc4_dev_gen_exit(void)
+{
+	put_page(arc4_gen_page);
+}
+
+/*
+ * Called after the streams were told to rekey: whoever sees the new value
+ * and reads a stream gets output under a new key.  Never 0, so that a
+ * buffer wiped to zeroes never matches.
+ */
+void arc4_dev_gen_bump(void)
+{
+	struct arc4_generation *gen = page_address(arc4_gen_page);
+	u64 next;
+
+	spin_lock(&arc4_gen_lock);
+	next = gen->generation + 1;
+	if (!next)
+		next = 1;
+	smp_wmb();	/* the streams' rekey mark first */
+	WRITE_ONCE(gen->generation, next);
+	spin_unlock(&arc4_gen_lock);
+}
+
+/*
+ * Only what arc4_generation's comment in the uapi header allows (a shared
+ * mapping of a read-only file has VM_MAYSHARE without VM_SHARED); the
+ * mapping loses VM_MAYWRITE and VM_MAYEXEC, so mprotect() cannot widen it,
+ * and cannot grow with mremap().
+ */
+static int arc4_dev_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	if (vma->vm_pgoff != 0 || vma->vm_end - vma->vm_start > PAGE_SIZE ||
+	    !(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+		return -EACCES;
+	vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
+	vm_flags_set(vma, VM_DONTEXPAND);
+	return vm_insert_page(vma, vma->vm_start, arc4_gen_page);
+}
+
+/**********************************************************************
+ *
+ * 6. arc4_dev_fops
  *
  * read_iter, as /dev/urandom's, serves read(), readv() and io_uring; splice
- * needs its own entry, which feeds read_iter too.  No write or mmap: the
- * VFS answers those with EINVAL and ENODEV.  Both
+ * needs its own entry, which feeds read_iter too.  No write: the VFS
+ * answers it with EINVAL.  Both
  * structs have the same layout on 32-bit userspace, so compat_ptr_ioctl()
  * is all a 32-bit caller needs.
  *
@@ -222,6 +298,7 @@ const struct file_operations arc4_dev_fops = {
 	.read_iter	= arc4_dev_read_iter,
 	.splice_read	= copy_splice_read,
 	.llseek		= arc4_dev_llseek,
+	.mmap		= arc4_dev_mmap,
 	.unlocked_ioctl	= arc4_dev_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 };

@@ -6,4 +6,8 @@
 
 extern const struct file_operations arc4_dev_fops;
 
+int arc4_dev_gen_init(void);
+void arc4_dev_gen_exit(void);
+void arc4_dev_gen_bump(void);
+
 #endif /* ARC4_DEV_H */

@@ -4,7 +4,7 @@
  *
  * Contents:
  *   1. Module parameters: the rekey budgets
- *   2. VM fork notifier
+ *   2. Machine copies: VM fork and hibernation notifiers
  *   3. Module init and exit
  */
 
@@ -14,6 +14,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/notifier.h>
+#include <linux/suspend.h>
 
 #include "compat.h"
 #include "dev.h"
@@ -77,19 +78,49 @@ MODULE_PARM_DESC(rekey_seconds,
 
 /**********************************************************************
  *
- * 2. VM fork notifier
+ * 2. Machine copies
+ *
+ * A VM fork (the kernel's vmfork notifier, after random.c has reseeded)
+ * and a resume from a hibernation image (which can be resumed twice) leave
+ * two machines with the same stream keys and the same userspace buffers.
+ * Both rekey every strong stream before its next output and move the
+ * generation page, in that order.
  *
  **********************************************************************/
+
+static void arc4_machine_copied(void)
+{
+	arc4_stream_vmforked();
+	arc4_dev_gen_bump();
+}
 
 static int arc4_vmfork(struct notifier_block *nb, unsigned long action,
 		       void *data)
 {
-	arc4_stream_vmforked();
+	arc4_machine_copied();
 	return NOTIFY_DONE;
 }
 
 static struct notifier_block arc4_vmfork_nb = {
 	.notifier_call = arc4_vmfork,
+};
+
+/*
+ * PM_POST_HIBERNATION runs in the kernel that resumed from the image (and
+ * after a hibernation that failed, where a rekey costs nothing).  random.c
+ * mixes the resume's time and cycle counter into its pool on PM events;
+ * the new keys come from it.
+ */
+static int arc4_pm(struct notifier_block *nb, unsigned long action,
+		   void *data)
+{
+	if (action == PM_POST_HIBERNATION)
+		arc4_machine_copied();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block arc4_pm_nb = {
+	.notifier_call = arc4_pm,
 };
 
 /**********************************************************************
@@ -111,6 +142,7 @@ static int __init arc4_init(void)
 
 	BUILD_BUG_ON(sizeof(struct arc4_seed) != 48);
 	BUILD_BUG_ON(sizeof(struct arc4_info) != 64);
+	BUILD_BUG_ON(sizeof(struct arc4_generation) != 64);
 
 	ret = arc4_stream_selftest();
 	if (ret) {
@@ -118,26 +150,40 @@ static int __init arc4_init(void)
 		return ret;
 	}
 
-	ret = register_random_vmfork_notifier(&arc4_vmfork_nb);
+	ret = arc4_dev_gen_init();
 	if (ret)
 		return ret;
 
-	ret = misc_register(&arc4_misc);
+	ret = register_random_vmfork_notifier(&arc4_vmfork_nb);
+	if (ret)
+		goto err_gen;
+
+	ret = register_pm_notifier(&arc4_pm_nb);
 	if (ret)
 		goto err_vmfork;
+
+	ret = misc_register(&arc4_misc);
+	if (ret)
+		goto err_pm;
 
 	pr_debug("ready, vmfork %s\n", ARC4_HAVE_VMFORK ? "on" : "off");
 	return 0;
 
+err_pm:
+	unregister_pm_notifier(&arc4_pm_nb);
 err_vmfork:
 	unregister_random_vmfork_notifier(&arc4_vmfork_nb);
+err_gen:
+	arc4_dev_gen_exit();
 	return ret;
 }
 
 static void __exit arc4_exit(void)
 {
 	misc_deregister(&arc4_misc);
+	unregister_pm_notifier(&arc4_pm_nb);
 	unregister_random_vmfork_notifier(&arc4_vmfork_nb);
+	arc4_dev_gen_exit();
 }
 
 module_init(arc4_init);

@@ -59,6 +59,30 @@ struct arc4_info {
 	__u64 reserved[4];
 };
 
+/**
+ * struct arc4_generation - the page a read-only mmap() of /dev/arc4 maps
+ * @generation: never 0; moves on every virtual-machine fork the kernel
+ *              reports (vmgenid) and on every resume from a hibernation
+ *              image, after the strong streams have been marked for a
+ *              new key.  A userspace generator that records it with what
+ *              it buffers and compares it before handing out a buffered
+ *              value never hands out one that a copy of the machine also
+ *              holds.  Only equality is meaningful: compare, never order
+ *              (a 32-bit reader may see the two halves from different
+ *              moves, which is a change too).
+ * @reserved:   zero
+ *
+ * mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0) with 0 < len <= the page
+ * size maps it, from a descriptor in either mode; the mapping cannot be
+ * made writable or executable.  Other offsets and lengths, MAP_PRIVATE and
+ * PROT_WRITE or PROT_EXEC fail (EINVAL, EACCES).  The same page serves
+ * every open file and outlives the descriptor it was mapped from.
+ */
+struct arc4_generation {
+	__u64 generation;
+	__u64 reserved[7];
+};
+
 #define ARC4_IOC_MAGIC		'Y'
 
 /* Make the stream deterministic with this key and nonce, at position 0. */

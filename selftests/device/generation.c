@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generation page: a read-only shared mmap() of /dev/arc4 at offset 0,
+ * at most one page, shows a struct arc4_generation (a non-zero counter,
+ * reserved words zero), the same page for every open file, in either mode,
+ * outliving its descriptor.  Every other mapping fails cleanly and none can
+ * be widened afterwards.  That the counter moves on a VM fork is checked
+ * by scripts/vmfork-test (selftests/stress/vmfork.c).
+ */
+#include <signal.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "arc4_test.h"
+
+static long page;
+
+FIXTURE(gen) {
+	int fd;
+};
+
+FIXTURE_SETUP(gen)
+{
+	page = sysconf(_SC_PAGESIZE);
+	self->fd = arc4_open(0);
+	if (self->fd < 0)
+		SETUP_SKIP(ARC4_DEV " not available: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(gen)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+static const struct arc4_generation *map_gen(int fd, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* mmap(len, prot, flags, off) fails with err and maps nothing. */
+static void expect_refused(struct __test_metadata *_metadata, int fd,
+			   size_t len, int prot, int flags, off_t off, int err)
+{
+	void *p;
+
+	errno = 0;
+	p = mmap(NULL, len, prot, flags, fd, off);
+	EXPECT_EQ(MAP_FAILED, p)
+		TH_LOG("len %zu prot %#x flags %#x off %lld was mapped",
+		       len, prot, flags, (long long)off);
+	EXPECT_EQ(err, errno)
+		TH_LOG("len %zu prot %#x flags %#x off %lld: %s", len, prot,
+		       flags, (long long)off, strerror(errno));
+	if (p != MAP_FAILED)
+		munmap(p, len);
+}
+
+TEST_F(gen, a_shared_read_only_mapping_shows_a_nonzero_generation)
+{
+	const struct arc4_generation *g = map_gen(self->fd, page);
+	size_t i;
+
+	ASSERT_NE(NULL, g) TH_LOG("mmap: %s", strerror(errno));
+	EXPECT_NE(0, g->generation);
+	for (i = 0; i < 7; i++)
+		EXPECT_EQ(0, g->reserved[i]) TH_LOG("reserved[%zu]", i);
+	EXPECT_EQ(0, munmap((void *)g, page));
+}
+
+TEST_F(gen, a_mapping_shorter_than_a_page_works)
+{
+	const struct arc4_generation *g = map_gen(self->fd, sizeof(*g));
+
+	ASSERT_NE(NULL, g) TH_LOG("mmap: %s", strerror(errno));
+	EXPECT_NE(0, g->generation);
+	EXPECT_EQ(0, munmap((void *)g, sizeof(*g)));
+}
+
+TEST_F(gen, every_open_file_and_mode_maps_the_same_page)
+{
+	uint8_t key[32] = { 1 };
+	const struct arc4_generation *a, *b;
+	int other = arc4_open(0);
+
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, arc4_seed(other, key, 7));
+	a = map_gen(self->fd, page);
+	b = map_gen(other, page);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b) TH_LOG("a deterministic descriptor: %s",
+				  strerror(errno));
+	EXPECT_EQ(a->generation, b->generation);
+	/* One page: the kernel's, under both addresses. */
+	EXPECT_NE((const void *)a, (const void *)b);
+	close(other);
+	munmap((void *)a, page);
+	munmap((void *)b, page);
+}
+
+TEST_F(gen, the_mapping_outlives_its_descriptor)
+{
+	const struct arc4_generation *g = map_gen(self->fd, page);
+	uint64_t before;
+
+	ASSERT_NE(NULL, g);
+	before = g->generation;
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	EXPECT_EQ(before, g->generation);
+	EXPECT_EQ(0, munmap((void *)g, page));
+}
+
+TEST_F(gen, other_mappings_fail_cleanly)
+{
+	int rw = open(ARC4_DEV, O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, rw);
+	/* Beyond the page: another offset, a longer length. */
+	expect_refused(_metadata, self->fd, page, PROT_READ, MAP_SHARED, page,
+		       EINVAL);
+	expect_refused(_metadata, self->fd, 2 * page, PROT_READ, MAP_SHARED,
+		       0, EINVAL);
+	/* Private: a copy of the page would stop following it. */
+	expect_refused(_metadata, self->fd, page, PROT_READ, MAP_PRIVATE, 0,
+		       EINVAL);
+	expect_refused(_metadata, rw, page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE, 0, EINVAL);
+	/* Writable or executable, even from a descriptor open for writing. */
+	expect_refused(_metadata, rw, page, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, 0, EACCES);
+	expect_refused(_metadata, self->fd, page, PROT_READ | PROT_EXEC,
+		       MAP_SHARED, 0, EACCES);
+	close(rw);
+}
+
+TEST_F(gen, a_mapping_cannot_be_widened)
+{
+	const struct arc4_generation *g = map_gen(self->fd, page);
+	void *p;
+
+	ASSERT_NE(NULL, g);
+	errno = 0;
+	EXPECT_EQ(-1, mprotect((void *)g, page, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	errno = 0;
+	EXPECT_EQ(-1, mprotect((void *)g, page, PROT_READ | PROT_EXEC));
+	EXPECT_EQ(EACCES, errno);
+	/* Growing it would map what is not the page. */
+	p = mremap((void *)g, page, 2 * page, MREMAP_MAYMOVE);
+	EXPECT_EQ(MAP_FAILED, p);
+	if (p != MAP_FAILED)
+		g = p;
+	EXPECT_NE(0, g->generation);
+	munmap((void *)g, page);
+}
+
+/* What lies past the struct in the page reads as zeroes, never a fault. */
+TEST_F(gen, the_rest_of_the_page_is_zero)
+{
+	const uint8_t *p = (const void *)map_gen(self->fd, page);
+	long i;
+
+	ASSERT_NE(NULL, p);
+	for (i = sizeof(struct arc4_generation); i < page; i++)
+		if (p[i] != 0)
+			break;
+	EXPECT_EQ(page, i) TH_LOG("byte %ld is %#x", i, p[i]);
+	munmap((void *)p, page);
+}
+
+TEST_HARNESS_MAIN
