@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Private interface between the family files (rand.c, random.c, rand48.c,
- * arc4random.c) and the shared machinery in shim.c; det.h and chacha20.h
- * are the deterministic streams'.  Nothing declared here is exported: the
+ * arc4random.c) and the shared machinery: shim.c (environment, fork),
+ * lock.c (the state lock), source.c and buffer.c (strong output; strong.h
+ * is theirs); det.h and chacha20.h are the deterministic streams'.  Nothing declared here is exported: the
  * version script lists the public symbols.
  *
  * Rules the family files follow:
@@ -49,10 +50,20 @@ static inline int arc4_legacy(void)
 }
 
 /*
- * One lock for all deterministic state; held across fork by atfork.  A
+ * No call of the shim is a cancellation point.  A path that makes system
+ * calls through libc wrappers that are (open(), read(), pread(),
+ * getrandom()) runs between arc4_cancel_off() and arc4_cancel_restore(),
+ * which neither are one nor touch errno.
+ */
+ARC4_HIDDEN int arc4_cancel_off(void);
+ARC4_HIDDEN void arc4_cancel_restore(int old);
+
+/*
+ * One lock for all deterministic state (lock.c); held across fork by
+ * atfork; cancellation is off while it is held.  A
  * signal handler or a preloaded hook that re-enters the shim on the thread
  * that holds it does not wait for itself: it goes on as that thread, as
- * glibc's own unlocked drand48() would (shim.c says what each family then
+ * glibc's own unlocked drand48() would (lock.c says what each family then
  * guarantees).
  */
 ARC4_HIDDEN void arc4_lock(void);
@@ -63,10 +74,19 @@ ARC4_HIDDEN void arc4_unlock(void);
  * the device is missing, abort() when neither is left.  Lock-free and
  * syscall-free while the thread's buffer lasts.
  *
- * The buffer is one 16 KiB mapping per thread (shim.c), consumed from the
- * end, each byte zeroed as it is taken.  Taking a value from it is inline
- * here, so that rand() and friends make no call into shim.c until the
- * buffer runs dry; arc4_strong_*_slow() refill it.
+ * A thread's first few values come straight from getrandom(), one system
+ * call each, and only a thread that keeps drawing gets a buffer: one
+ * 16 KiB mapping (buffer.c), consumed from the end, each byte zeroed as it
+ * is taken.  Taking a value from it is inline here, so that rand() and
+ * friends make no call into buffer.c until the buffer runs dry;
+ * arc4_strong_*_slow() refill it.
+ *
+ * Machine copies: each fill records the generation of /dev/arc4's
+ * generation page (arc4_gen, mapped by source.c), and a take compares it:
+ * after a VM fork or a hibernation resume the page has moved on and the
+ * buffer counts as empty.  Where the page is not mapped arc4_gen points at
+ * a constant 0.  Only equality matters: on a 32-bit machine a torn read
+ * of the counter is a change, which costs a refill and nothing else.
  *
  * Same-thread re-entry: a signal handler can interrupt a call between any
  * two instructions and call the shim itself.  If both read avail and both
@@ -80,15 +100,23 @@ ARC4_HIDDEN void arc4_unlock(void);
  * instruction, no system call.
  */
 enum { ARC4_STRONG_MAP = 16384,
-       ARC4_STRONG_BUF = ARC4_STRONG_MAP - sizeof(size_t) };
+       ARC4_STRONG_BUF = ARC4_STRONG_MAP - 16 };
 
 struct arc4_strong {
+	uint64_t gen;		/* *arc4_gen when buf was filled */
 	size_t avail;		/* bytes left, at the start of buf */
 	uint8_t buf[ARC4_STRONG_BUF];
 };
 
+ARC4_HIDDEN extern const uint64_t *arc4_gen;
 ARC4_HIDDEN extern __thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec")));
+
+static inline uint64_t arc4_generation(void)
+{
+	return *(const volatile uint64_t *)__atomic_load_n(&arc4_gen,
+							   __ATOMIC_RELAXED);
+}
 ARC4_HIDDEN uint32_t arc4_strong_u32_slow(void);
 ARC4_HIDDEN uint64_t arc4_strong_u64_slow(void);
 ARC4_HIDDEN void arc4_strong_bytes(void *buf, size_t len);
@@ -106,7 +134,8 @@ static inline int arc4_strong_take(void *out, size_t len)
 		return 0;
 	arc4_tls_strong = NULL;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	ok = arc4_likely(s->avail >= len);
+	ok = arc4_likely(s->avail >= len) &&
+	     arc4_likely(s->gen == arc4_generation());
 	if (ok) {
 		s->avail -= len;
 		memcpy(out, s->buf + s->avail, len);

@@ -18,12 +18,13 @@ struct drawer {
 	uint32_t value;
 };
 
-/* Draw (the thread gets its buffer), wait for dlclose(), then exit. */
+/* Draw until the thread has its buffer, wait for dlclose(), then exit. */
 static void *drawer(void *arg)
 {
 	struct drawer *d = arg;
 
-	d->value = d->arc4random();
+	for (int i = 0; i < SHIM_BUFFERED_AFTER; i++)
+		d->value = d->arc4random();
 	pthread_barrier_wait(d->drawn);
 	pthread_barrier_wait(d->closed);
 	return NULL;

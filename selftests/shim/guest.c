@@ -3,7 +3,8 @@
  * The shim as a guest in other people's processes: errno untouched on
  * success, descriptors never 0-2 and never leaked, a /dev/arc4 that fails
  * its check closed and never opened again (nor read), a missing one looked
- * for at most once a second and after fork.
+ * for at most once a second and after fork, no call a cancellation point,
+ * the program's thread keys never touched.
  *
  * A private /dev (a tmpfs in a mount namespace of the test's own) makes
  * /dev/arc4 missing, or another character device, on the host and in the
@@ -13,6 +14,9 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -414,6 +418,145 @@ TEST(a_missing_dev_arc4_is_looked_for_at_most_once_a_second_and_after_fork)
 	arc4random_buf(big, sizeof(big));
 	count_fds(real, &on);
 	EXPECT_EQ(1, on) TH_LOG("the device that appeared is not used");
+}
+
+/*
+ * A thread with a cancel pending calls every family, seeders included, and
+ * returns from each (none is a cancellation point); only its own
+ * pthread_testcancel() ends it.  Afterwards no lock of the shim is left
+ * held: other threads draw and seed (an alarm ends a hang).
+ */
+static int cancel_steps;
+
+static void *draw_with_cancel_pending(void *arg)
+{
+	sem_t *cancelled = arg;
+	uint8_t buf[64];
+	int old;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	while (sem_wait(cancelled) != 0)
+		;
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	(void)rand();
+	cancel_steps = 1;
+	srand_deterministic(7);
+	(void)rand();
+	cancel_steps = 2;
+	srandom_deterministic(7);
+	(void)random();
+	cancel_steps = 3;
+	srand48_deterministic(7);
+	(void)lrand48();
+	cancel_steps = 4;
+	for (int i = 0; i < SHIM_BUFFERED_AFTER; i++)
+		(void)arc4random();
+	arc4random_buf(buf, sizeof(buf));
+	(void)drand48();
+	srand(1);
+	(void)rand();
+	cancel_steps = 5;
+	pthread_testcancel();
+	cancel_steps = 6;
+	return NULL;
+}
+
+TEST(no_call_is_a_cancellation_point_and_no_lock_is_lost)
+{
+	pthread_t t;
+	sem_t cancelled;
+	void *ret = NULL;
+	uint8_t buf[64];
+
+	ASSERT_EQ(0, sem_init(&cancelled, 0, 0));
+	ASSERT_EQ(0, pthread_create(&t, NULL, draw_with_cancel_pending,
+				    &cancelled));
+	ASSERT_EQ(0, pthread_cancel(t));
+	ASSERT_EQ(0, sem_post(&cancelled));
+	ASSERT_EQ(0, pthread_join(t, &ret));
+	EXPECT_EQ(PTHREAD_CANCELED, ret);
+	EXPECT_EQ(5, cancel_steps)
+		TH_LOG("the thread was cancelled inside the shim after step %d",
+		       cancel_steps);
+	/* Whatever the thread held must be free: these would hang. */
+	alarm(20);
+	arc4random_buf(buf, sizeof(buf));
+	for (int i = 0; i < 5000; i++)
+		(void)arc4random();
+	srand_deterministic(9);
+	(void)rand();
+	srandom_deterministic(9);
+	(void)random();
+	(void)lrand48();
+	alarm(0);
+}
+
+/*
+ * A program that has taken every thread-specific key: the shim has none
+ * of its own then, and must not write to one of the program's; it keeps
+ * no buffer (nothing could wipe it at thread exit) and still draws.
+ */
+static void *draw_many(void *arg)
+{
+	uint32_t *v = arg;
+
+	for (int i = 0; i < 4 * SHIM_BUFFERED_AFTER; i++)
+		v[i] = arc4random();
+	(void)rand();
+	(void)random();
+	(void)lrand48();
+	return NULL;
+}
+
+static int keys_intact(pthread_key_t *keys, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (pthread_getspecific(keys[i]) != (void *)(keys + i))
+			return 0;
+	return 1;
+}
+
+TEST(a_program_holding_every_thread_key_keeps_its_keys)
+{
+	static pthread_key_t keys[PTHREAD_KEYS_MAX];
+	static uint32_t v[2][4 * SHIM_BUFFERED_AFTER];
+	pid_t pid = fork();
+	int st, n = 0;
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pthread_key_t extra;
+		pthread_t t;
+
+		while (n < PTHREAD_KEYS_MAX &&
+		       pthread_key_create(&keys[n], NULL) == 0) {
+			pthread_setspecific(keys[n], keys + n);
+			n++;
+		}
+		if (n == 0 || pthread_key_create(&extra, NULL) == 0)
+			_exit(10);	/* keys did not run out */
+		draw_many(v[0]);
+		if (!keys_intact(keys, n))
+			_exit(11);
+		if (pthread_create(&t, NULL, draw_many, v[1]) != 0 ||
+		    pthread_join(t, NULL) != 0)
+			_exit(12);
+		if (!keys_intact(keys, n))
+			_exit(13);
+		if (count_wipeonfork_maps() != 0)
+			_exit(14);	/* a buffer no destructor wipes */
+		for (int i = 1; i < 4 * SHIM_BUFFERED_AFTER; i++)
+			if (v[0][i] == v[0][i - 1] || v[1][i] == v[1][i - 1] ||
+			    v[0][i] == v[1][i])
+				_exit(15);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("status %#x", st);
+	EXPECT_EQ(0, WEXITSTATUS(st))
+		TH_LOG("10: keys did not run out, 11/13: a key of the program's "
+		       "was changed (main thread / new thread), 12: thread, "
+		       "14: a buffer was kept, 15: repeated values");
 }
 
 TEST_HARNESS_MAIN

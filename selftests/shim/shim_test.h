@@ -237,6 +237,18 @@ static inline int enter_empty_root(void)
 	return 0;
 }
 
+/*
+ * A thread's first few strong values come straight from getrandom(); one
+ * that has drawn this many has its buffer.
+ */
+enum { SHIM_BUFFERED_AFTER = 64 };
+
+static inline void draw_until_buffered(void)
+{
+	for (int i = 0; i < SHIM_BUFFERED_AFTER; i++)
+		(void)arc4random();
+}
+
 /* 16 KiB units of wipe-on-fork mappings: the shim's per-thread buffers. */
 static inline int count_wipeonfork_maps(void)
 {

@@ -308,7 +308,7 @@ TEST(strong_buffer_is_mapped_wipe_on_fork)
 {
 	uintptr_t s, e;
 
-	(void)arc4random();
+	draw_until_buffered();
 	ASSERT_TRUE(find_wipeonfork_map(&s, &e))
 		TH_LOG("no single 16 KiB mapping with VmFlags wf");
 }
@@ -318,7 +318,7 @@ TEST(consumed_bytes_are_wiped_from_the_buffer)
 	struct draw16 got[64];
 	uintptr_t s, e;
 
-	(void)arc4random();
+	draw_until_buffered();
 	ASSERT_TRUE(find_wipeonfork_map(&s, &e));
 	for (int i = 0; i < 64; i++)
 		arc4random_buf(&got[i], sizeof(got[i]));
@@ -337,7 +337,7 @@ TEST(child_buffer_is_zero_after_raw_fork)
 	int st;
 	pid_t pid;
 
-	(void)arc4random();
+	draw_until_buffered();
 	ASSERT_TRUE(find_wipeonfork_map(&s, &e));
 	pid = syscall(SYS_fork);
 	ASSERT_GE(pid, 0);
@@ -353,7 +353,7 @@ TEST(child_buffer_is_zero_after_raw_fork)
 
 static void *draw_once(void *arg)
 {
-	(void)arc4random();
+	draw_until_buffered();
 	return arg;
 }
 
@@ -361,7 +361,7 @@ TEST(thread_exit_unmaps_its_buffer)
 {
 	int before;
 
-	(void)arc4random();
+	draw_until_buffered();
 	before = count_wipeonfork_maps();
 	for (int i = 0; i < 200; i++) {
 		pthread_t t;
@@ -370,6 +370,33 @@ TEST(thread_exit_unmaps_its_buffer)
 		pthread_join(t, NULL);
 	}
 	EXPECT_EQ(before, count_wipeonfork_maps());
+}
+
+static void *draw_few(void *arg)
+{
+	int *maps = arg;
+
+	for (int i = 0; i < 4; i++)
+		(void)arc4random();
+	(void)rand();
+	*maps = count_wipeonfork_maps();
+	return NULL;
+}
+
+/*
+ * A thread that draws a few values keeps no 16 KiB buffer: they come
+ * straight from getrandom().  (One that keeps drawing gets one: the tests
+ * above.)
+ */
+TEST(a_thread_that_draws_a_few_values_keeps_no_buffer)
+{
+	pthread_t t;
+	int before, during = -1;
+
+	before = count_wipeonfork_maps();
+	ASSERT_EQ(0, pthread_create(&t, NULL, draw_few, &during));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(before, during);
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The per-thread strong buffer: arc4_strong_u32_slow(),
+ * arc4_strong_u64_slow(), arc4_strong_bytes(), arc4_strong_forked().
+ *
+ * A thread starts without a buffer: its first ARC4_EARLY_DRAWS slow-path
+ * calls are served straight from the getrandom system call, so a process
+ * or a thread that draws a few values pays one small system call each and
+ * keeps no memory.  One that goes on drawing gets its own mapping, refilled
+ * in one large read and consumed from the end, every consumed byte zeroed
+ * at once.  Where /dev/arc4 is missing and the libc's getrandom() is safe
+ * across VM forks by itself, no thread keeps a buffer: that getrandom()
+ * serves every value.
+ *
+ * The mapping is MADV_WIPEONFORK: a child of any fork, the libc wrapper or
+ * a raw system call, sees it zeroed (avail and gen 0), and refills from its
+ * own reads; the fork handler wipes the forking thread's buffer as well.
+ * It is MADV_DONTDUMP, and wiped and unmapped at thread exit by a thread-
+ * specific key's destructor.  A thread that cannot have all of that (no
+ * key left, a kernel before 4.14 without MADV_WIPEONFORK) keeps no buffer:
+ * every call reads its source, slower but never shared with a child.
+ *
+ * tls_own is the thread's mapping; arc4_tls_strong (shim.h) is the same
+ * pointer while no call on the thread uses it, NULL while one does.
+ * tls_busy marks the slow path: a call that finds it set, or finds the
+ * mapping in use, re-entered the shim on this thread, and takes its bytes
+ * from the sources' raw path without touching the buffer.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "strong.h"
+
+enum { ARC4_EARLY_DRAWS = 16 };
+
+_Static_assert(sizeof(struct arc4_strong) <= ARC4_STRONG_MAP,
+	       "one mapping per thread");
+
+__thread struct arc4_strong *arc4_tls_strong
+	__attribute__((tls_model("initial-exec")));
+static __thread struct arc4_strong *tls_own
+	__attribute__((tls_model("initial-exec")));
+static __thread int tls_busy __attribute__((tls_model("initial-exec")));
+static __thread int tls_unbuffered __attribute__((tls_model("initial-exec")));
+static __thread unsigned int tls_draws
+	__attribute__((tls_model("initial-exec")));
+
+static pthread_once_t strong_once = PTHREAD_ONCE_INIT;
+static pthread_key_t strong_key;
+static int strong_key_ok;
+
+static void strong_wipe(struct arc4_strong *s)
+{
+	explicit_bzero(s, sizeof(*s));
+}
+
+static void strong_thread_exit(void *p)
+{
+	arc4_tls_strong = NULL;
+	tls_own = NULL;
+	strong_wipe(p);
+	munmap(p, ARC4_STRONG_MAP);
+}
+
+void arc4_strong_forked(void)
+{
+	if (tls_own)
+		strong_wipe(tls_own);
+}
+
+/*
+ * Without a key of our own there is no way to wipe a buffer when its
+ * thread exits: such a process keeps none (and never touches a key that
+ * is not ours).
+ */
+static void strong_once_init(void)
+{
+	strong_key_ok = pthread_key_create(&strong_key,
+					   strong_thread_exit) == 0;
+}
+
+/* The thread's mapping; NULL (for good) if it cannot have one. */
+static struct arc4_strong *strong_map(void)
+{
+	struct arc4_strong *s;
+
+	pthread_once(&strong_once, strong_once_init);
+	if (!strong_key_ok)
+		goto fail;
+	s = mmap(NULL, ARC4_STRONG_MAP, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s == MAP_FAILED)
+		goto fail;
+	if (madvise(s, ARC4_STRONG_MAP, MADV_WIPEONFORK) != 0 ||
+	    pthread_setspecific(strong_key, s) != 0) {
+		munmap(s, ARC4_STRONG_MAP);
+		goto fail;
+	}
+	madvise(s, ARC4_STRONG_MAP, MADV_DONTDUMP);
+	tls_own = s;
+	return s;
+fail:
+	tls_unbuffered = 1;
+	return NULL;
+}
+
+/*
+ * Where a buffer-less call's bytes come from: a thread's first values and
+ * large requests as arc4_source_fill() documents; the rest of an
+ * unbuffered thread's from the libc's getrandom() where it is VM-fork
+ * safe, else the usual order.
+ */
+static enum arc4_fill strong_direct_order(size_t len)
+{
+	if (len >= ARC4_STRONG_BUF)
+		return ARC4_FILL_BUFFER;
+	if (tls_draws <= ARC4_EARLY_DRAWS)
+		return ARC4_FILL_EARLY;
+	return arc4_source_libc_vmsafe() ? ARC4_FILL_LIBC : ARC4_FILL_BUFFER;
+}
+
+/*
+ * A buffer, if this thread is due one: past its early draws, able to have
+ * one, and not better served by the libc (no /dev/arc4, a VM-fork-safe
+ * getrandom()).  NULL otherwise.
+ */
+static struct arc4_strong *strong_buffer(void)
+{
+	struct arc4_strong *s = tls_own;
+
+	if (s != NULL || tls_unbuffered)
+		return s;
+	if (tls_draws <= ARC4_EARLY_DRAWS) {
+		tls_draws++;
+		return NULL;
+	}
+	if (arc4_source_libc_vmsafe() && !arc4_source_device())
+		return NULL;
+	return strong_map();
+}
+
+/*
+ * Refill s if it cannot serve len bytes of this generation.  The
+ * generation is read before the read: a machine copied during it shows
+ * a new one.  0 where the buffer must not be used (the device is gone and
+ * the libc serves better).
+ */
+static int strong_refill(struct arc4_strong *s, size_t len)
+{
+	uint64_t gen;
+
+	if (s->avail >= len && s->gen == arc4_generation())
+		return 1;
+	if (arc4_source_libc_vmsafe() && !arc4_source_device()) {
+		strong_wipe(s);
+		return 0;
+	}
+	gen = arc4_generation();
+	arc4_source_fill(s->buf, sizeof(s->buf), ARC4_FILL_BUFFER);
+	s->gen = gen;
+	s->avail = sizeof(s->buf);
+	return 1;
+}
+
+/*
+ * Where the inline path could not take len bytes: serve them here (a
+ * re-entered call, a thread without a buffer, a request as large as the
+ * buffer, which is itself a large read) and return 1, or refill the
+ * buffer and return 0 for the caller to take from it.  A refill
+ * overwrites the few bytes a short buffer had left, never handed out.
+ */
+static int strong_slow(void *out, size_t len)
+{
+	struct arc4_strong *s = tls_own;
+	int saved_errno = errno, served = 1, cancel;
+
+	if (tls_busy || (s != NULL && arc4_tls_strong != s)) {
+		arc4_source_fill(out, len, ARC4_FILL_REENTERED);
+		errno = saved_errno;
+		return 1;
+	}
+	tls_busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	cancel = arc4_cancel_off();
+	s = strong_buffer();
+	arc4_tls_strong = NULL;		/* held, as in arc4_strong_take() */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (s == NULL || len >= ARC4_STRONG_BUF || !strong_refill(s, len))
+		arc4_source_fill(out, len, strong_direct_order(len));
+	else
+		served = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	arc4_tls_strong = s;
+	tls_busy = 0;
+	arc4_cancel_restore(cancel);
+	errno = saved_errno;
+	return served;
+}
+
+/*
+ * The slow paths of the inline arc4_strong_u32() and _u64() (shim.h).
+ * Each take after a refill succeeds unless a signal handler emptied the
+ * buffer, or the machine was copied, in between; then refill again.
+ */
+uint32_t arc4_strong_u32_slow(void)
+{
+	uint32_t v;
+
+	while (!strong_slow(&v, sizeof(v)))
+		if (arc4_strong_take(&v, sizeof(v)))
+			break;
+	return v;
+}
+
+uint64_t arc4_strong_u64_slow(void)
+{
+	uint64_t v;
+
+	while (!strong_slow(&v, sizeof(v)))
+		if (arc4_strong_take(&v, sizeof(v)))
+			break;
+	return v;
+}
+
+void arc4_strong_bytes(void *buf, size_t len)
+{
+	if (len < ARC4_STRONG_BUF && arc4_strong_take(buf, len))
+		return;
+	while (!strong_slow(buf, len))
+		if (arc4_strong_take(buf, len))
+			break;
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The state lock: arc4_lock(), arc4_unlock(), arc4_lock_forked().
+ *
+ * One lock for all deterministic state (shim.h).  A futex word holding its
+ * owner's token (LOCK_WAITERS set while someone sleeps on it), not a
+ * pthread mutex: a thread must be able to tell in one atomic step whether
+ * it holds the lock itself.  A signal handler, or a preloaded hook on a
+ * call made under the lock, that re-enters the shim on the owning thread
+ * then goes on as the owner (tls_nested counts its levels) instead of
+ * waiting for itself forever.  Other threads stay out.  What a nested call
+ * may do with the state it interrupted is up to each family: the
+ * deterministic streams serve it without touching their buffer (det.c);
+ * the rand48 and initstate() families run glibc's *_r() functions on it,
+ * which is what glibc's own unlocked drand48() does.
+ *
+ * The token is the kernel's thread id: unique among the live threads of
+ * the process, below 2^30 (clear of LOCK_WAITERS), cached per thread.  A
+ * forked child's thread has an id of its own; arc4_lock_forked() forgets
+ * the cache.
+ *
+ * Cancellation is off from before the lock is taken until it is dropped:
+ * the families make system calls under it (det.c's open() and pread()),
+ * and a thread cancelled there would hold the lock for ever.  The state to
+ * restore is recorded once the lock is ours, so a signal handler that
+ * locks and unlocks in between restores its own.
+ */
+#include <errno.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
+
+#include "shim.h"
+
+enum { LOCK_WAITERS = 1u << 31 };
+
+static unsigned int state_lock;		/* owner's token | LOCK_WAITERS, or 0 */
+static __thread unsigned int tls_token __attribute__((tls_model("initial-exec")));
+static __thread unsigned int tls_nested __attribute__((tls_model("initial-exec")));
+/* The cancel state the outermost arc4_unlock() restores. */
+static __thread int tls_cancel __attribute__((tls_model("initial-exec")));
+
+/* This thread's token: its thread id (gettid() cannot fail). */
+static unsigned int lock_token(void)
+{
+	unsigned int t = tls_token;
+
+	if (arc4_unlikely(t == 0)) {
+		t = (unsigned int)syscall(SYS_gettid);
+		tls_token = t;
+	}
+	return t;
+}
+
+static void lock_futex(int op, unsigned int val)
+{
+	int saved_errno = errno;
+
+	syscall(SYS_futex, &state_lock, op | FUTEX_PRIVATE_FLAG, val, NULL,
+		NULL, 0);
+	errno = saved_errno;
+}
+
+void arc4_lock(void)
+{
+	unsigned int me = lock_token(), cur = 0;
+	int cancel = arc4_cancel_off();
+
+	if (__atomic_compare_exchange_n(&state_lock, &cur, me, 0,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		goto locked;
+	if ((cur & ~LOCK_WAITERS) == me) {
+		tls_nested++;
+		return;
+	}
+	for (;;) {
+		if (cur != 0) {
+			if (!(cur & LOCK_WAITERS) &&
+			    !__atomic_compare_exchange_n(&state_lock, &cur,
+							 cur | LOCK_WAITERS, 0,
+							 __ATOMIC_RELAXED,
+							 __ATOMIC_RELAXED))
+				continue;
+			lock_futex(FUTEX_WAIT, cur | LOCK_WAITERS);
+		}
+		/* Woken, or it was free: others may still sleep. */
+		cur = 0;
+		if (__atomic_compare_exchange_n(&state_lock, &cur,
+						me | LOCK_WAITERS, 0,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			break;
+	}
+locked:
+	tls_cancel = cancel;
+}
+
+void arc4_unlock(void)
+{
+	int cancel = tls_cancel;
+
+	if (tls_nested) {
+		tls_nested--;
+		return;
+	}
+	if (__atomic_exchange_n(&state_lock, 0, __ATOMIC_RELEASE) &
+	    LOCK_WAITERS)
+		lock_futex(FUTEX_WAKE, 1);
+	arc4_cancel_restore(cancel);
+}
+
+/* In a forked child, whose only thread has a new id. */
+void arc4_lock_forked(void)
+{
+	tls_token = 0;
+}
