@@ -5,8 +5,15 @@
  * (GET_INFO's reseed count goes up by exactly one), and deterministic
  * streams go on as they were.  When the ID stays the same, nothing rekeys
  * and a restored snapshot replays the very bytes it would have produced:
- * the danger the generation ID exists to flag.  Last, the module is
- * unloaded and the VM forked once more: nothing of it may be called.
+ * the danger the generation ID exists to flag.  The generation page moves
+ * on a new ID and only then.  A process using the shim (libarc4.a, this
+ * program forked before it draws) with its strong buffer full hands out
+ * other values after a new ID than the unforked copy does, and the same
+ * after the same ID.  Last, the module is unloaded and the VM forked once
+ * more: nothing of it may be called, and a shim process without it gets
+ * new values where the libc's getrandom() is VM-fork safe (glibc 2.41 and
+ * later); under an older libc its buffer repeats, as its documentation
+ * says, and the test reports that.
  *
  * Run by scripts/vmfork-test, which boots a VM with QEMU's vmgenid device
  * and talks to this program over its standard input and output (a serial
@@ -29,10 +36,14 @@
  * ARC4_VMFORK_STREAMS (default 64), ARC4_VMFORK_ROUNDS (default 2).
  */
 #include <dirent.h>
+#include <gnu/libc-version.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
+#include "arc4random.h"
 #include "kselftest_harness.h"
 #include "stress.h"
 
@@ -59,6 +70,8 @@ enum {
 	DET_BEFORE = 100,	/* deterministic bytes read before the fork, */
 	DET_AFTER = 93,		/* and after: neither a whole block */
 	LINE_MAX_LEN = 4096,	/* the guest tty's input buffer */
+	SHIM_VALUES = 16,	/* a shim process's values exchanged */
+	SHIM_BYTES = 4 * SHIM_VALUES,
 };
 
 /* QEMU's vmgenid raises GPE 5 (_GPE._E05) whenever it writes the GUID. */
@@ -151,6 +164,102 @@ static void hex(char *out, const uint8_t *b, size_t len)
 		sprintf(out + 2 * i, "%02x", b[i]);
 }
 
+static bool unhex(uint8_t *out, const char *h, size_t len)
+{
+	size_t i;
+
+	if (strlen(h) != 2 * len)
+		return false;
+	for (i = 0; i < len; i++)
+		if (sscanf(h + 2 * i, "%2hhx", &out[i]) != 1)
+			return false;
+	return true;
+}
+
+/*
+ * A process drawing through the shim: it fills its strong buffer (draws
+ * past the first, unbuffered ones), says so, and on a word from us draws
+ * 6 arc4random(), 6 rand() and 4 lrand48() and hands them over.
+ */
+struct shim_child {
+	pid_t pid;
+	int go, values;
+};
+
+static void shim_child_main(int go, int values)
+{
+	uint32_t v[SHIM_VALUES];
+	char c = 0;
+	int i;
+
+	for (i = 0; i < 100; i++)
+		(void)arc4random();
+	(void)rand();
+	(void)lrand48();
+	if (write(values, &c, 1) != 1 || read(go, &c, 1) != 1)
+		_exit(1);
+	for (i = 0; i < 6; i++)
+		v[i] = arc4random();
+	for (; i < 12; i++)
+		v[i] = rand();
+	for (; i < SHIM_VALUES; i++)
+		v[i] = lrand48();
+	_exit(write(values, v, sizeof(v)) == sizeof(v) ? 0 : 1);
+}
+
+static bool shim_child_start(struct shim_child *c)
+{
+	int go[2], values[2];
+	char ready;
+
+	if (pipe(go) || pipe(values))
+		return false;
+	fflush(stdout);
+	c->pid = fork();
+	if (c->pid < 0)
+		return false;
+	if (c->pid == 0) {
+		close(go[1]);
+		close(values[0]);
+		shim_child_main(go[0], values[1]);
+	}
+	close(go[0]);
+	close(values[1]);
+	c->go = go[1];
+	c->values = values[0];
+	return read(c->values, &ready, 1) == 1;
+}
+
+static bool shim_child_next(struct shim_child *c, uint8_t out[SHIM_BYTES])
+{
+	char go = 0;
+	int st;
+	bool ok = write(c->go, &go, 1) == 1 &&
+		  read_full(c->values, out, SHIM_BYTES) == SHIM_BYTES;
+
+	close(c->go);
+	close(c->values);
+	ok &= waitpid(c->pid, &st, 0) == c->pid && WIFEXITED(st) &&
+	      WEXITSTATUS(st) == 0;
+	return ok;
+}
+
+/* How many of the shim's values are the unforked copy's. */
+static int shim_same(const uint8_t *a, const uint8_t *b)
+{
+	int i, same = 0;
+
+	for (i = 0; i < SHIM_VALUES; i++)
+		same += !memcmp(a + 4 * i, b + 4 * i, 4);
+	return same;
+}
+
+/* The generation page's counter, from a mapping made before the fork. */
+static uint64_t generation(const struct arc4_generation *g)
+{
+	return __atomic_load_n(&g->generation, __ATOMIC_RELAXED);
+}
+
 FIXTURE(vmfork) {
 	int *fds, n, probe, det, rfc;
 	long saved_seconds;
@@ -231,7 +340,12 @@ static void vmfork_round(struct __test_metadata *_metadata,
 	uint64_t *before = calloc(self->n, sizeof(uint64_t)), p0;
 	uint8_t *next = calloc(self->n, PEEK), *cont = calloc(self->n, PEEK);
 	uint8_t b[16], det[DET_BEFORE + DET_AFTER], want[sizeof(det)], rfc[64];
-	char *line = malloc(LINE_MAX_LEN), *out = malloc(2 * PEEK * self->n + 1);
+	uint8_t shim[SHIM_BYTES], shim_cont[SHIM_BYTES];
+	char *line = malloc(LINE_MAX_LEN);
+	char *out = malloc(2 * (PEEK * self->n + SHIM_BYTES) + 1);
+	const struct arc4_generation *g;
+	struct shim_child child;
+	uint64_t gen0;
 	const char *mode = want_new ? "new" : "same", *h;
 	long gpe0, kmsg0, fork_ms = -1;
 	struct arc4_info info;
@@ -265,6 +379,11 @@ static void vmfork_round(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, lseek(self->rfc, 0, SEEK_SET));
 	ASSERT_EQ(64, read_full(self->rfc, rfc, 64));
 	ASSERT_EQ(-1, first_diff(rfc, rfc_a1, 64));
+	g = mmap(NULL, sizeof(*g), PROT_READ, MAP_SHARED, self->probe, 0);
+	ASSERT_NE(MAP_FAILED, g) TH_LOG("the generation page: %s",
+					strerror(errno));
+	gen0 = generation(g);
+	ASSERT_TRUE(shim_child_start(&child));
 	gpe0 = read_long_file(VMGENID_GPE);
 	kmsg0 = kmsg_forks();
 	ASSERT_LE(0, gpe0);
@@ -282,10 +401,12 @@ static void vmfork_round(struct __test_metadata *_metadata,
 	h = line + (is_new ? 7 : 8);
 	have_cont = strcmp(h, "-") != 0;
 	if (have_cont) {
-		ASSERT_EQ(2 * PEEK * self->n, strlen(h))
+		ASSERT_EQ(2 * (PEEK * self->n + SHIM_BYTES), strlen(h))
 			TH_LOG("host's continuation has the wrong length");
 		for (j = 0; j < PEEK * (size_t)self->n; j++)
 			ASSERT_EQ(1, sscanf(h + 2 * j, "%2hhx", &cont[j]));
+		ASSERT_TRUE(unhex(shim_cont, h + 2 * PEEK * self->n,
+				  SHIM_BYTES));
 	}
 
 	/* QEMU raised the ACPI event as it resumed the copy... */
@@ -305,7 +426,10 @@ static void vmfork_round(struct __test_metadata *_metadata,
 
 	for (i = 0; i < self->n; i++)
 		ASSERT_EQ(PEEK, read(self->fds[i], next + PEEK * i, PEEK));
+	ASSERT_TRUE(shim_child_next(&child, shim))
+		TH_LOG("the shim process failed");
 	hex(out, next, PEEK * self->n);
+	hex(out + 2 * PEEK * self->n, shim, SHIM_BYTES);
 	printf("# vmfork: after %s %s\n", is_new ? "new" : "same", out);
 	fflush(stdout);
 
@@ -349,6 +473,23 @@ static void vmfork_round(struct __test_metadata *_metadata,
 	if (have_cont && !is_new)
 		EXPECT_EQ(0, differ)
 			TH_LOG("streams not replaying the snapshot");
+	/* The shim's buffered values follow the generation page. */
+	EXPECT_EQ(gen0 + is_new, generation(g))
+		TH_LOG("generation %llu before, %llu after",
+		       (unsigned long long)gen0,
+		       (unsigned long long)generation(g));
+	if (have_cont) {
+		int same = shim_same(shim, shim_cont);
+
+		EXPECT_EQ(is_new ? 0 : SHIM_VALUES, same)
+			TH_LOG("%d of the shim's %d values were the unforked copy's",
+			       same, SHIM_VALUES);
+		ksft_print_msg("vmfork: round %d: the shim process's next %d values: %d as in the unforked copy, generation %llu -> %llu\n",
+			       round, SHIM_VALUES, same,
+			       (unsigned long long)gen0,
+			       (unsigned long long)generation(g));
+	}
+	munmap((void *)g, sizeof(*g));
 	ksft_print_msg("vmfork: round %d: %d of %d strong streams rekeyed (reseeds %llu..%llu, before %llu..%llu), %d differ from the unforked copy\n",
 		       round, rekeyed, self->n, (unsigned long long)lo,
 		       (unsigned long long)hi, (unsigned long long)before_lo,
@@ -405,15 +546,22 @@ FIXTURE_TEARDOWN(unloaded) {}
 
 TEST_F_TIMEOUT(unloaded, a_fork_after_rmmod_calls_nothing_of_the_module, 900)
 {
-	char *line = malloc(LINE_MAX_LEN);
+	char *line = malloc(LINE_MAX_LEN), out[2 * SHIM_BYTES + 1];
+	uint8_t shim[SHIM_BYTES], shim_cont[SHIM_BYTES];
+	const char *v = gnu_get_libc_version(), *h;
+	struct shim_child child;
 	long gpe0, kmsg0;
-	bool is_new;
+	bool is_new, have_cont, vmsafe;
 	double t0;
+	int same;
 
 	ASSERT_NE(NULL, line);
 	ASSERT_TRUE(have_vmgenid());
 	ASSERT_EQ(0, syscall(SYS_delete_module, "arc4dev", O_NONBLOCK))
 		TH_LOG("rmmod arc4dev: %s", strerror(errno));
+	ASSERT_EQ(-1, access("/dev/arc4", F_OK));
+	vmsafe = strverscmp(v, "2.41") >= 0;
+	ASSERT_TRUE(shim_child_start(&child));
 	gpe0 = read_long_file(VMGENID_GPE);
 	kmsg0 = kmsg_forks();
 	ASSERT_LE(0, gpe0);
@@ -424,16 +572,34 @@ TEST_F_TIMEOUT(unloaded, a_fork_after_rmmod_calls_nothing_of_the_module, 900)
 	ASSERT_TRUE(host_line(line, LINE_MAX_LEN, 600 * 1000))
 		TH_LOG("no answer from the host (run by scripts/vmfork-test)");
 	is_new = !strncmp(line, "go new ", 7);
-	printf("# vmfork: after %s -\n", is_new ? "new" : "same");
-	fflush(stdout);
 	ASSERT_TRUE(is_new || !strncmp(line, "go same ", 8))
 		TH_LOG("host said \"%s\"", line);
+	h = line + (is_new ? 7 : 8);
+	have_cont = strcmp(h, "-") != 0;
+	if (have_cont)
+		ASSERT_TRUE(unhex(shim_cont, h, SHIM_BYTES))
+			TH_LOG("host's continuation: %s", h);
 
 	/* The fork is logged, then the notifiers are called: give them time. */
 	t0 = now_sec();
 	while (kmsg_forks() == kmsg0 && now_sec() - t0 < (is_new ? 30 : 1))
 		usleep(10000);
 	sleep(1);
+	ASSERT_TRUE(shim_child_next(&child, shim))
+		TH_LOG("the shim process failed");
+	hex(out, shim, SHIM_BYTES);
+	printf("# vmfork: after %s %s\n", is_new ? "new" : "same", out);
+	fflush(stdout);
+	if (have_cont) {
+		same = shim_same(shim, shim_cont);
+		ksft_print_msg("vmfork: no module, glibc %s: the shim process's next %d values: %d as in the unforked copy%s\n",
+			       v, SHIM_VALUES, same,
+			       vmsafe ? "" : " (its getrandom() buffer; glibc before 2.41 gives no VM-fork signal without the module)");
+		if (vmsafe && is_new)
+			EXPECT_EQ(0, same)
+				TH_LOG("glibc %s's getrandom() is VM-fork safe: no value may repeat",
+				       v);
+	}
 	EXPECT_EQ(kmsg0 + is_new, kmsg_forks())
 		TH_LOG("kernel log lines \"" FORK_MSG "\"");
 	EXPECT_NE(gpe0, read_long_file(VMGENID_GPE))
