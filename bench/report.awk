@@ -123,6 +123,62 @@ function relratio(label, a, b,    i, v, x, y, ka, kb) {
 	relrow(label, v, "%.3f")
 }
 
+# ---- starting to draw: bench/startup (icount VMs) and start threads (host) ----
+
+# A release row of bench/startup's figure impl/func/mode.
+function relstart(label, impl, func, mode,    i, v) {
+	for (i = 1; i <= NREL; i++)
+		v[i] = val(key(RW[i], "start", impl, func, mode, 1))
+	relrow(label, v, "%.0f")
+}
+
+function startup_table(    i, f, m, h) {
+	releases()
+	print ""
+	print "== Starting to draw (icount VMs, in a tmpfs chroot: instructions; bench/startup) =="
+	printf "  %-52s", ""
+	for (i = 1; i <= NREL; i++)
+		printf " %22s", RN[i]
+	printf "\n"
+	split("arc4random rand", f, " ")
+	for (i = 1; i <= 2; i++) {
+		relstart(sprintf("first %s(), glibc, static", f[i]), "glibc-static", f[i], "first")
+		relstart(sprintf("first %s(), shim (libarc4.a)", f[i]), "shim-static", f[i], "first")
+		relstart(sprintf("first %s(), glibc, dynamic", f[i]), "glibc", f[i], "first")
+		relstart(sprintf("first %s(), shim (-larc4)", f[i]), "shim", f[i], "first")
+	}
+	split("plain preload-empty preload-shim", m, " ")
+	for (i = 1; i <= 3; i++) {
+		relstart("spawn+exec+exit, draws nothing, " m[i], "process", "none", "spawn-" m[i])
+		relstart("spawn+exec+exit, one arc4random(), " m[i], "process", "arc4random", "spawn-" m[i])
+	}
+	print ""
+	print "== Resident memory per thread, stacks included (host: KiB; start threads N DRAWS) =="
+	for (i = 1; i <= 2; i++) {
+		h = i == 1 ? 1 : 1000000
+		printf "  %-52s %10s %10s\n", sprintf("a thread that drew %d arc4random()", h),
+			cell(key("host", "start", "glibc", "arc4random", "rss-per-thread", h), "%10.2f") " glibc",
+			cell(key("host", "start", "shim", "arc4random", "rss-per-thread", h), "%10.2f") " shim"
+	}
+}
+
+function startup_targets(    k, a, b) {
+	target("shim first arc4random() / glibc 2.41's first", "vm-icount-trixie",
+		key("vm-icount-trixie", "start", "shim", "arc4random", "first", 1),
+		key("vm-icount-trixie", "start", "glibc", "arc4random", "first", 1), 1.0, 1)
+	target("  aiming at a quarter of it", "vm-icount-trixie",
+		key("vm-icount-trixie", "start", "shim", "arc4random", "first", 1),
+		key("vm-icount-trixie", "start", "glibc", "arc4random", "first", 1), 0.25, 1)
+	target("shim first rand() / glibc 2.41's first arc4random()", "vm-icount-trixie",
+		key("vm-icount-trixie", "start", "shim", "rand", "first", 1),
+		key("vm-icount-trixie", "start", "glibc", "arc4random", "first", 1), 1.0, 1)
+	a = key("host", "start", "shim", "arc4random", "rss-per-thread", 1)
+	b = key("host", "start", "glibc", "arc4random", "rss-per-thread", 1)
+	if ((a in have) && (b in have))
+		printf "  %-52s %-16s %-26s <= %-5s %s\n", "memory per thread that drew one value, shim - glibc", "host",
+			sprintf("%.2f KiB", med[a] - med[b]), "2", med[a] - med[b] <= 2 ? "met" : "NOT MET"
+}
+
 function anchor_table(    i, v, c, d, f) {
 	releases()
 	print "== The anchor peer: glibc's own arc4random() on each release (vm-icount: instructions per call) =="
@@ -339,6 +395,8 @@ END {
 				(d in have) ? sprintf("%.2f (%.2f..%.2f)", med[d], lo[d], hi[d]) : "-"
 		}
 
+	startup_table()
+
 	print ""
 	print "== Targets (issues 4 and 10): ratio of medians (spread from min/max of the repeats) =="
 	I = "vm-icount"
@@ -362,6 +420,7 @@ END {
 	if (k in have)
 		printf "  %-52s %-16s %-26s <= %-5s %s\n", "kernel memory per open /dev/arc4 beyond struct file", I,
 			sprintf("%.0f B (%.0f..%.0f)", med[k], lo[k], hi[k]), "512", med[k] <= 512 ? "met" : "NOT MET"
+	startup_targets()
 	print ""
 	print "  For information (host, real ns, shim through its getrandom() fallback):"
 	target("shim strong rand() / glibc rand()", "host",
