@@ -98,7 +98,7 @@ static void zeros_under_signals(struct __test_metadata *_metadata,
 
 	draw = fn;
 	handler_values = calloc(SIGNALS, sizeof(*handler_values));
-	ASSERT_NE(NULL, handler_values);
+	ASSERT_TRUE(handler_values != NULL);
 	(void)fn();
 	timer_start(on_timer);
 	while (handled < SIGNALS) {
@@ -110,11 +110,12 @@ static void zeros_under_signals(struct __test_metadata *_metadata,
 		hzeros += handler_values[i] == 0;
 	allowed = bits >= 53 ? 0 : 2 + (n >> 28);
 	EXPECT_LE(zeros, allowed)
-		TH_LOG("%lu zero results of %lu draws under %d signals",
-		       zeros, n, SIGNALS);
-	EXPECT_LE(hzeros, allowed)
-		TH_LOG("%lu zero results in %d signal handlers", hzeros,
+		TH_LOG("%llu zero results of %llu draws under %d signals",
+		       (unsigned long long)zeros, (unsigned long long)n,
 		       SIGNALS);
+	EXPECT_LE(hzeros, allowed)
+		TH_LOG("%llu zero results in %d signal handlers",
+		       (unsigned long long)hzeros, SIGNALS);
 	free(handler_values);
 }
 
@@ -185,7 +186,7 @@ TEST(deterministic_rand_in_a_signal_handler_serves_each_position_once)
 	total = n + handled;
 	memcpy(got + n, handler_values, handled * sizeof(*got));
 	want = malloc(total * sizeof(*want));
-	ASSERT_NE(NULL, want);
+	ASSERT_TRUE(want != NULL);
 	srand_deterministic(77);
 	for (size_t i = 0; i < total; i++)
 		want[i] = rand();
@@ -202,7 +203,7 @@ TEST(deterministic_rand_in_a_signal_handler_serves_each_position_once)
 TEST(deterministic_drand48_in_a_signal_handler_never_hangs)
 {
 	handler_values = calloc(SIGNALS, sizeof(*handler_values));
-	ASSERT_NE(NULL, handler_values);
+	ASSERT_TRUE(handler_values != NULL);
 	draw = draw_drand48;
 	srand48_deterministic(77);
 	timer_start(on_timer);
@@ -372,7 +373,7 @@ TEST(reseeding_from_a_signal_handler_inside_the_sequence_aborts_with_a_message)
 						WTERMSIG(st),
 						WTERMSIG(st) == SIGALRM ?
 						" (hung)" : "");
-	EXPECT_NE(NULL, strstr(msg, "arc4: srand_deterministic()"))
+	EXPECT_TRUE(strstr(msg, "arc4: srand_deterministic()") != NULL)
 		TH_LOG("stderr: %s", msg);
 }
 

@@ -149,7 +149,7 @@ static inline void expect_same_as_glibc(struct __test_metadata *_metadata,
 	char *glibc, *here = scenario_here(args);
 
 	ASSERT_EQ(0, run_prog("", "ref", args, &glibc));
-	ASSERT_NE(NULL, here);
+	ASSERT_TRUE(here != NULL);
 	EXPECT_STREQ(glibc, here) TH_LOG("scenario '%s'", args);
 	free(glibc);
 	free(here);
@@ -258,7 +258,7 @@ static inline int count_wipeonfork_maps(void)
 	int n = 0;
 
 	while (f && fgets(line, sizeof(line), f)) {
-		uintptr_t a, b;
+		unsigned long a, b;
 
 		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
 			s = a;
@@ -272,11 +272,20 @@ static inline int count_wipeonfork_maps(void)
 	return n;
 }
 
-/* BPF: let other architectures through, then load the syscall number. */
+/*
+ * BPF: let other architectures through, then load the syscall number.
+ * The architecture is this program's own: a 32-bit x86 build's system
+ * calls arrive as AUDIT_ARCH_I386, with i386 numbers.
+ */
+#if defined(__i386__)
+#define SHIM_AUDIT_ARCH AUDIT_ARCH_I386
+#else
+#define SHIM_AUDIT_ARCH AUDIT_ARCH_X86_64
+#endif
 #define BPF_X86_64_SYSCALL_NR						\
 	BPF_STMT(BPF_LD | BPF_W | BPF_ABS,				\
 		 offsetof(struct seccomp_data, arch)),			\
-	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),	\
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SHIM_AUDIT_ARCH, 1, 0),	\
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),			\
 	BPF_STMT(BPF_LD | BPF_W | BPF_ABS,				\
 		 offsetof(struct seccomp_data, nr))
