@@ -6,8 +6,9 @@
  * streams go on as they were.  When the ID stays the same, nothing rekeys
  * and a restored snapshot replays the very bytes it would have produced:
  * the danger the generation ID exists to flag.  The generation page moves
- * on a new ID and only then.  A process using the shim (libarc4.a, this
- * program forked before it draws) with its strong buffer full hands out
+ * on a new ID and only then.  Two processes using the shim, one static
+ * (libarc4.a, this program forked before it draws) and one dynamically
+ * linked (vmfork-shim, -larc4), with their strong buffers full hand out
  * other values after a new ID than the unforked copy does, and the same
  * after the same ID.  Last, the module is unloaded and the VM forked once
  * more: nothing of it may be called, and a shim process without it gets
@@ -43,8 +44,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "arc4random.h"
 #include "kselftest_harness.h"
+#include "shim_child.h"
 #include "stress.h"
 
 /* RFC 8439 A.1, test vectors 1 and 2: zero key and nonce, blocks 0 and 1. */
@@ -70,9 +71,10 @@ enum {
 	DET_BEFORE = 100,	/* deterministic bytes read before the fork, */
 	DET_AFTER = 93,		/* and after: neither a whole block */
 	LINE_MAX_LEN = 4096,	/* the guest tty's input buffer */
-	SHIM_VALUES = 16,	/* a shim process's values exchanged */
-	SHIM_BYTES = 4 * SHIM_VALUES,
+	SHIMS = 2,		/* shim processes: static, dynamic */
 };
+
+#define VMFORK_SHIM "/vmfork-shim"
 
 /* QEMU's vmgenid raises GPE 5 (_GPE._E05) whenever it writes the GUID. */
 #define VMGENID_GPE "/sys/firmware/acpi/interrupts/gpe05"
@@ -176,38 +178,14 @@ static bool unhex(uint8_t *out, const char *h, size_t len)
 	return true;
 }
 
-/*
- * A process drawing through the shim: it fills its strong buffer (draws
- * past the first, unbuffered ones), says so, and on a word from us draws
- * 6 arc4random(), 6 rand() and 4 lrand48() and hands them over.
- */
+/* A shim process (shim_child.h): its pid, our ends of its pipes. */
 struct shim_child {
 	pid_t pid;
 	int go, values;
 };
 
-static void shim_child_main(int go, int values)
-{
-	uint32_t v[SHIM_VALUES];
-	char c = 0;
-	int i;
-
-	for (i = 0; i < 100; i++)
-		(void)arc4random();
-	(void)rand();
-	(void)lrand48();
-	if (write(values, &c, 1) != 1 || read(go, &c, 1) != 1)
-		_exit(1);
-	for (i = 0; i < 6; i++)
-		v[i] = arc4random();
-	for (; i < 12; i++)
-		v[i] = rand();
-	for (; i < SHIM_VALUES; i++)
-		v[i] = lrand48();
-	_exit(write(values, v, sizeof(v)) == sizeof(v) ? 0 : 1);
-}
-
-static bool shim_child_start(struct shim_child *c)
+/* Static: this program, forked; dynamic: vmfork-shim. */
+static bool shim_child_start(struct shim_child *c, bool dynamic)
 {
 	int go[2], values[2];
 	char ready;
@@ -221,7 +199,12 @@ static bool shim_child_start(struct shim_child *c)
 	if (c->pid == 0) {
 		close(go[1]);
 		close(values[0]);
-		shim_child_main(go[0], values[1]);
+		if (!dynamic)
+			_exit(shim_child_draws(go[0], values[1]));
+		if (dup2(go[0], 0) != 0 || dup2(values[1], 1) != 1)
+			_exit(1);
+		execl(VMFORK_SHIM, VMFORK_SHIM, (char *)NULL);
+		_exit(127);
 	}
 	close(go[0]);
 	close(values[1]);
@@ -244,12 +227,32 @@ static bool shim_child_next(struct shim_child *c, uint8_t out[SHIM_BYTES])
 	return ok;
 }
 
-/* How many of the shim's values are the unforked copy's. */
+static bool shims_start(struct shim_child *c)
+{
+	int i;
+
+	for (i = 0; i < SHIMS; i++)
+		if (!shim_child_start(&c[i], i == 1))
+			return false;
+	return true;
+}
+
+static bool shims_next(struct shim_child *c, uint8_t *out)
+{
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < SHIMS; i++)
+		ok &= shim_child_next(&c[i], out + i * SHIM_BYTES);
+	return ok;
+}
+
+/* How many of the shim processes' values are the unforked copy's. */
 static int shim_same(const uint8_t *a, const uint8_t *b)
 {
 	int i, same = 0;
 
-	for (i = 0; i < SHIM_VALUES; i++)
+	for (i = 0; i < SHIMS * SHIM_VALUES; i++)
 		same += !memcmp(a + 4 * i, b + 4 * i, 4);
 	return same;
 }
@@ -340,11 +343,11 @@ static void vmfork_round(struct __test_metadata *_metadata,
 	uint64_t *before = calloc(self->n, sizeof(uint64_t)), p0;
 	uint8_t *next = calloc(self->n, PEEK), *cont = calloc(self->n, PEEK);
 	uint8_t b[16], det[DET_BEFORE + DET_AFTER], want[sizeof(det)], rfc[64];
-	uint8_t shim[SHIM_BYTES], shim_cont[SHIM_BYTES];
+	uint8_t shim[SHIMS * SHIM_BYTES], shim_cont[SHIMS * SHIM_BYTES];
 	char *line = malloc(LINE_MAX_LEN);
-	char *out = malloc(2 * (PEEK * self->n + SHIM_BYTES) + 1);
+	char *out = malloc(2 * (PEEK * self->n + sizeof(shim)) + 1);
 	const struct arc4_generation *g;
-	struct shim_child child;
+	struct shim_child child[SHIMS];
 	uint64_t gen0;
 	const char *mode = want_new ? "new" : "same", *h;
 	long gpe0, kmsg0, fork_ms = -1;
@@ -383,7 +386,7 @@ static void vmfork_round(struct __test_metadata *_metadata,
 	ASSERT_NE(MAP_FAILED, g) TH_LOG("the generation page: %s",
 					strerror(errno));
 	gen0 = generation(g);
-	ASSERT_TRUE(shim_child_start(&child));
+	ASSERT_TRUE(shims_start(child));
 	gpe0 = read_long_file(VMGENID_GPE);
 	kmsg0 = kmsg_forks();
 	ASSERT_LE(0, gpe0);
@@ -401,12 +404,12 @@ static void vmfork_round(struct __test_metadata *_metadata,
 	h = line + (is_new ? 7 : 8);
 	have_cont = strcmp(h, "-") != 0;
 	if (have_cont) {
-		ASSERT_EQ(2 * (PEEK * self->n + SHIM_BYTES), strlen(h))
+		ASSERT_EQ(2 * (PEEK * self->n + sizeof(shim)), strlen(h))
 			TH_LOG("host's continuation has the wrong length");
 		for (j = 0; j < PEEK * (size_t)self->n; j++)
 			ASSERT_EQ(1, sscanf(h + 2 * j, "%2hhx", &cont[j]));
 		ASSERT_TRUE(unhex(shim_cont, h + 2 * PEEK * self->n,
-				  SHIM_BYTES));
+				  sizeof(shim)));
 	}
 
 	/* QEMU raised the ACPI event as it resumed the copy... */
@@ -426,10 +429,10 @@ static void vmfork_round(struct __test_metadata *_metadata,
 
 	for (i = 0; i < self->n; i++)
 		ASSERT_EQ(PEEK, read(self->fds[i], next + PEEK * i, PEEK));
-	ASSERT_TRUE(shim_child_next(&child, shim))
-		TH_LOG("the shim process failed");
+	ASSERT_TRUE(shims_next(child, shim))
+		TH_LOG("a shim process failed");
 	hex(out, next, PEEK * self->n);
-	hex(out + 2 * PEEK * self->n, shim, SHIM_BYTES);
+	hex(out + 2 * PEEK * self->n, shim, sizeof(shim));
 	printf("# vmfork: after %s %s\n", is_new ? "new" : "same", out);
 	fflush(stdout);
 
@@ -481,11 +484,11 @@ static void vmfork_round(struct __test_metadata *_metadata,
 	if (have_cont) {
 		int same = shim_same(shim, shim_cont);
 
-		EXPECT_EQ(is_new ? 0 : SHIM_VALUES, same)
-			TH_LOG("%d of the shim's %d values were the unforked copy's",
-			       same, SHIM_VALUES);
-		ksft_print_msg("vmfork: round %d: the shim process's next %d values: %d as in the unforked copy, generation %llu -> %llu\n",
-			       round, SHIM_VALUES, same,
+		EXPECT_EQ(is_new ? 0 : SHIMS * SHIM_VALUES, same)
+			TH_LOG("%d of the shim processes' %d values were the unforked copy's",
+			       same, SHIMS * SHIM_VALUES);
+		ksft_print_msg("vmfork: round %d: the shim processes' (static, dynamic) next %d values: %d as in the unforked copy, generation %llu -> %llu\n",
+			       round, SHIMS * SHIM_VALUES, same,
 			       (unsigned long long)gen0,
 			       (unsigned long long)generation(g));
 	}
@@ -546,10 +549,10 @@ FIXTURE_TEARDOWN(unloaded) {}
 
 TEST_F_TIMEOUT(unloaded, a_fork_after_rmmod_calls_nothing_of_the_module, 900)
 {
-	char *line = malloc(LINE_MAX_LEN), out[2 * SHIM_BYTES + 1];
-	uint8_t shim[SHIM_BYTES], shim_cont[SHIM_BYTES];
+	uint8_t shim[SHIMS * SHIM_BYTES], shim_cont[SHIMS * SHIM_BYTES];
+	char *line = malloc(LINE_MAX_LEN), out[2 * sizeof(shim) + 1];
 	const char *v = gnu_get_libc_version(), *h;
-	struct shim_child child;
+	struct shim_child child[SHIMS];
 	long gpe0, kmsg0;
 	bool is_new, have_cont, vmsafe;
 	double t0;
@@ -561,7 +564,7 @@ TEST_F_TIMEOUT(unloaded, a_fork_after_rmmod_calls_nothing_of_the_module, 900)
 		TH_LOG("rmmod arc4dev: %s", strerror(errno));
 	ASSERT_EQ(-1, access("/dev/arc4", F_OK));
 	vmsafe = strverscmp(v, "2.41") >= 0;
-	ASSERT_TRUE(shim_child_start(&child));
+	ASSERT_TRUE(shims_start(child));
 	gpe0 = read_long_file(VMGENID_GPE);
 	kmsg0 = kmsg_forks();
 	ASSERT_LE(0, gpe0);
@@ -577,7 +580,7 @@ TEST_F_TIMEOUT(unloaded, a_fork_after_rmmod_calls_nothing_of_the_module, 900)
 	h = line + (is_new ? 7 : 8);
 	have_cont = strcmp(h, "-") != 0;
 	if (have_cont)
-		ASSERT_TRUE(unhex(shim_cont, h, SHIM_BYTES))
+		ASSERT_TRUE(unhex(shim_cont, h, sizeof(shim)))
 			TH_LOG("host's continuation: %s", h);
 
 	/* The fork is logged, then the notifiers are called: give them time. */
@@ -585,15 +588,15 @@ TEST_F_TIMEOUT(unloaded, a_fork_after_rmmod_calls_nothing_of_the_module, 900)
 	while (kmsg_forks() == kmsg0 && now_sec() - t0 < (is_new ? 30 : 1))
 		usleep(10000);
 	sleep(1);
-	ASSERT_TRUE(shim_child_next(&child, shim))
-		TH_LOG("the shim process failed");
-	hex(out, shim, SHIM_BYTES);
+	ASSERT_TRUE(shims_next(child, shim))
+		TH_LOG("a shim process failed");
+	hex(out, shim, sizeof(shim));
 	printf("# vmfork: after %s %s\n", is_new ? "new" : "same", out);
 	fflush(stdout);
 	if (have_cont) {
 		same = shim_same(shim, shim_cont);
-		ksft_print_msg("vmfork: no module, glibc %s: the shim process's next %d values: %d as in the unforked copy%s\n",
-			       v, SHIM_VALUES, same,
+		ksft_print_msg("vmfork: no module, glibc %s: the shim processes' next %d values: %d as in the unforked copy%s\n",
+			       v, SHIMS * SHIM_VALUES, same,
 			       vmsafe ? "" : " (its getrandom() buffer; glibc before 2.41 gives no VM-fork signal without the module)");
 		if (vmsafe && is_new)
 			EXPECT_EQ(0, same)
