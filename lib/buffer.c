@@ -21,7 +21,8 @@
  * every call reads its source, slower but never shared with a child.
  *
  * tls_own is the thread's mapping; arc4_tls_strong (shim.h) is the same
- * pointer while no call on the thread uses it, NULL while one does.
+ * pointer while no call on the thread uses it, &arc4_strong_none while
+ * one does or while the thread has none.
  * tls_busy marks the slow path: a call that finds it set, or finds the
  * mapping in use, re-entered the shim on this thread, and takes its bytes
  * from the sources' raw path without touching the buffer.
@@ -38,8 +39,11 @@ enum { ARC4_EARLY_DRAWS = 16 };
 _Static_assert(sizeof(struct arc4_strong) <= ARC4_STRONG_MAP,
 	       "one mapping per thread");
 
+/* Empty (avail 0) for good: 16 KiB of .bss that no one touches. */
+struct arc4_strong arc4_strong_none;
+
 __thread struct arc4_strong *arc4_tls_strong
-	__attribute__((tls_model("initial-exec")));
+	__attribute__((tls_model("initial-exec"))) = &arc4_strong_none;
 static __thread struct arc4_strong *tls_own
 	__attribute__((tls_model("initial-exec")));
 static __thread int tls_busy __attribute__((tls_model("initial-exec")));
@@ -58,7 +62,7 @@ static void strong_wipe(struct arc4_strong *s)
 
 static void strong_thread_exit(void *p)
 {
-	arc4_tls_strong = NULL;
+	arc4_tls_strong = &arc4_strong_none;
 	tls_own = NULL;
 	strong_wipe(p);
 	munmap(p, ARC4_STRONG_MAP);
@@ -185,14 +189,14 @@ static int strong_slow(void *out, size_t len)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	cancel = arc4_cancel_off();
 	s = strong_buffer();
-	arc4_tls_strong = NULL;		/* held, as in arc4_strong_take() */
+	arc4_tls_strong = &arc4_strong_none;	/* held, as in _take() */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (s == NULL || len >= ARC4_STRONG_BUF || !strong_refill(s, len))
 		arc4_source_fill(out, len, strong_direct_order(len));
 	else
 		served = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	arc4_tls_strong = s;
+	arc4_tls_strong = s ? s : &arc4_strong_none;
 	tls_busy = 0;
 	arc4_cancel_restore(cancel);
 	errno = saved_errno;
@@ -226,6 +230,8 @@ uint64_t arc4_strong_u64_slow(void)
 
 void arc4_strong_bytes(void *buf, size_t len)
 {
+	if (len == 0)
+		return;
 	if (len < ARC4_STRONG_BUF && arc4_strong_take(buf, len))
 		return;
 	while (!strong_slow(buf, len))

@@ -92,12 +92,14 @@ ARC4_HIDDEN void arc4_unlock(void);
  * two instructions and call the shim itself.  If both read avail and both
  * wrote it back, they would take the same bytes, one of them already
  * zeroed by the other.  So arc4_tls_strong points at the buffer only while
- * no call on the thread is using it: a call sets it to NULL before it
- * reads avail and restores it when done, and a call that finds NULL goes
- * to the slow path, which serves it straight from a source without
- * touching the buffer.  The cost on the common path is those two stores,
- * kept in place by compiler-only signal fences: no lock, no atomic
- * instruction, no system call.
+ * no call on the thread is using it: a call points it at arc4_strong_none
+ * (an empty buffer, never written) before it reads avail and restores it
+ * when done, and a call that finds that goes to the slow path, which
+ * serves it straight from a source without touching the buffer.  A thread
+ * without a buffer points at arc4_strong_none too, so the common path has
+ * no NULL test.  Its cost is those two stores, kept in place by
+ * compiler-only signal fences: no lock, no atomic instruction, no system
+ * call.
  */
 enum { ARC4_STRONG_MAP = 16384,
        ARC4_STRONG_BUF = ARC4_STRONG_MAP - 16 };
@@ -109,6 +111,7 @@ struct arc4_strong {
 };
 
 ARC4_HIDDEN extern const uint64_t *arc4_gen;
+ARC4_HIDDEN extern struct arc4_strong arc4_strong_none;
 ARC4_HIDDEN extern __thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec")));
 
@@ -122,24 +125,27 @@ ARC4_HIDDEN uint64_t arc4_strong_u64_slow(void);
 ARC4_HIDDEN void arc4_strong_bytes(void *buf, size_t len);
 
 /*
- * Take len bytes from the thread's buffer into out, wiping them there.
- * 0 if the buffer is short, missing or in use on this thread.
+ * Take len bytes (len > 0) from the thread's buffer into out, wiping them
+ * there.  0 if the buffer is short, of another generation, missing or in
+ * use on this thread.
  */
 static inline int arc4_strong_take(void *out, size_t len)
 {
 	struct arc4_strong *s = arc4_tls_strong;
+	size_t avail;
 	int ok;
 
-	if (arc4_unlikely(s == NULL))
-		return 0;
-	arc4_tls_strong = NULL;
+	arc4_tls_strong = &arc4_strong_none;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	ok = arc4_likely(s->avail >= len) &&
+	/* Read once: the generation's volatile load would force a reload. */
+	avail = s->avail;
+	ok = arc4_likely(avail >= len) &&
 	     arc4_likely(s->gen == arc4_generation());
 	if (ok) {
-		s->avail -= len;
-		memcpy(out, s->buf + s->avail, len);
-		memset(s->buf + s->avail, 0, len);
+		avail -= len;
+		s->avail = avail;
+		memcpy(out, s->buf + avail, len);
+		memset(s->buf + avail, 0, len);
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	arc4_tls_strong = s;
