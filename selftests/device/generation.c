@@ -4,14 +4,17 @@
  * at most one page, shows a struct arc4_generation (a non-zero counter,
  * reserved words zero), the same page for every open file, in either mode,
  * outliving its descriptor.  Every other mapping fails cleanly and none can
- * be widened afterwards.  That the counter moves on a VM fork is checked
- * by scripts/vmfork-test (selftests/stress/vmfork.c).
+ * be widened afterwards.  A hibernation (run without an image,
+ * pm_cycle.h) moves the counter by one and rekeys every strong stream;
+ * deterministic streams go on.  That the counter moves on a VM fork is
+ * checked by scripts/vmfork-test (selftests/stress/vmfork.c).
  */
 #include <signal.h>
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
 #include "arc4_test.h"
+#include "pm_cycle.h"
 
 static long page;
 
@@ -169,6 +172,40 @@ TEST_F(gen, the_rest_of_the_page_is_zero)
 			break;
 	EXPECT_EQ(page, i) TH_LOG("byte %ld is %#x", i, p[i]);
 	munmap((void *)p, page);
+}
+
+TEST_F(gen, a_hibernation_moves_the_generation_and_rekeys_strong_streams)
+{
+	const struct arc4_generation *g = map_gen(self->fd, page);
+	uint8_t key[32], b[16], got[100], want[100];
+	struct arc4_info info;
+	uint64_t g0, r0;
+	int det = arc4_open(0);
+
+	ASSERT_NE(NULL, g);
+	ASSERT_LE(0, det);
+	random_fill(key, sizeof(key));
+	ASSERT_EQ(0, arc4_seed(det, key, 5));
+	ASSERT_EQ(50, read(det, got, 50));
+	ASSERT_EQ(16, read(self->fd, b, sizeof(b)));
+	ASSERT_EQ(0, arc4_info(self->fd, &info));
+	r0 = info.reseeds;
+	g0 = g->generation;
+
+	ASSERT_EQ(0, pm_hibernation_cycle())
+		TH_LOG("hibernation test cycle: %s (root, CONFIG_PM_DEBUG)",
+		       strerror(errno));
+	EXPECT_EQ(g0 + 1, g->generation);
+	ASSERT_EQ(16, read(self->fd, b, sizeof(b)));
+	ASSERT_EQ(0, arc4_info(self->fd, &info));
+	EXPECT_EQ(r0 + 1, info.reseeds) TH_LOG("the strong stream did not rekey once");
+	EXPECT_EQ(16, info.bytes_since_reseed);
+	/* The deterministic stream did not notice. */
+	ASSERT_EQ(50, read(det, got + 50, 50));
+	ASSERT_EQ(0, ref_keystream(key, 5, 0, want, sizeof(want)));
+	EXPECT_EQ(0, memcmp(got, want, sizeof(got)));
+	close(det);
+	munmap((void *)g, page);
 }
 
 TEST_HARNESS_MAIN
