@@ -7,6 +7,7 @@
 #define SHIM_TEST_H
 
 #include <errno.h>
+#include <gnu/libc-version.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -64,6 +65,16 @@ static inline const char *top_dir(void)
 static inline int have_device(void)
 {
 	return access("/dev/arc4", F_OK) == 0;
+}
+
+/*
+ * Whether the shim keeps per-thread buffers here: not where /dev/arc4 is
+ * missing and the libc's getrandom() is VM-fork safe by itself (glibc
+ * 2.41 and later), where every value comes from that getrandom().
+ */
+static inline int shim_buffers(void)
+{
+	return have_device() || strverscmp(gnu_get_libc_version(), "2.41") < 0;
 }
 
 /* Run cmd with sh; its stdout in *out (malloc'd); its exit status. */
