@@ -110,6 +110,12 @@ fail:
 	return NULL;
 }
 
+/* No buffer is better: no /dev/arc4, and a VM-fork-safe libc getrandom(). */
+static int strong_libc_serves(void)
+{
+	return arc4_source_libc_vmsafe() && !arc4_source_device();
+}
+
 /*
  * Where a buffer-less call's bytes come from: a thread's first values and
  * large requests as arc4_source_fill() documents; the rest of an
@@ -140,7 +146,7 @@ static struct arc4_strong *strong_buffer(void)
 		tls_draws++;
 		return NULL;
 	}
-	if (arc4_source_libc_vmsafe() && !arc4_source_device())
+	if (strong_libc_serves())
 		return NULL;
 	return strong_map();
 }
@@ -157,7 +163,7 @@ static int strong_refill(struct arc4_strong *s, size_t len)
 
 	if (s->avail >= len && s->gen == arc4_generation())
 		return 1;
-	if (arc4_source_libc_vmsafe() && !arc4_source_device()) {
+	if (strong_libc_serves()) {
 		strong_wipe(s);
 		return 0;
 	}

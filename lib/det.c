@@ -32,7 +32,11 @@
  * its position with an atomic add (one step the outer call cannot be
  * split around) and computes its value, touching neither the buffer nor
  * the descriptor: every position is served once and the outer call finds
- * d as it left it.  A nested seeding of that stream cannot be served
+ * d as it left it.
+ *
+ * open(), pread() and close() are cancellation points: seeding and
+ * refilling run with cancellation off, so no thread is cancelled holding
+ * the state lock; taking a value from the buffer makes no call at all.  A nested seeding of that stream cannot be served
  * without pulling the stream from under the outer call: it aborts.
  */
 static int det_refused;
@@ -76,7 +80,7 @@ static void det_fd_open(struct arc4_det *d)
 
 void arc4_det_seed(struct arc4_det *d, uint64_t nonce, uint32_t seed)
 {
-	int saved_errno = errno;
+	int saved_errno = errno, cancel;
 
 	if (d->inuse)
 		arc4_die("srand_deterministic() or srandom_deterministic() "
@@ -84,6 +88,7 @@ void arc4_det_seed(struct arc4_det *d, uint64_t nonce, uint32_t seed)
 			 "thread was inside that family");
 	d->inuse = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	cancel = arc4_cancel_off();
 	if (d->fd >= 0 && det_fd_valid(d))
 		close(d->fd);
 	d->fd = -1;
@@ -92,6 +97,7 @@ void arc4_det_seed(struct arc4_det *d, uint64_t nonce, uint32_t seed)
 	d->seed.nonce = nonce;
 	d->pos = d->base = d->len = 0;
 	det_fd_open(d);
+	arc4_cancel_restore(cancel);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	d->inuse = 0;
 	errno = saved_errno;
@@ -147,12 +153,13 @@ static int det_read(struct arc4_det *d)
 /* Load the buffer that holds stream offset p. */
 static void det_refill(struct arc4_det *d, uint64_t p)
 {
-	int saved_errno = errno;
+	int saved_errno = errno, cancel = arc4_cancel_off();
 
 	d->len = 0;
 	d->base = p - p % sizeof(d->buf);
 	if (!det_read(d))
 		det_compute(d);
+	arc4_cancel_restore(cancel);
 	errno = saved_errno;
 }
 

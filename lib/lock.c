@@ -19,11 +19,10 @@
  * forked child's thread has an id of its own; arc4_lock_forked() forgets
  * the cache.
  *
- * Cancellation is off from before the lock is taken until it is dropped:
- * the families make system calls under it (det.c's open() and pread()),
- * and a thread cancelled there would hold the lock for ever.  The state to
- * restore is recorded once the lock is ours, so a signal handler that
- * locks and unlocks in between restores its own.
+ * Taking and dropping the lock is no cancellation point (the futex calls
+ * are raw system calls); the few paths under it that call one (det.c's
+ * open() and pread()) turn cancellation off themselves, so a cancelled
+ * thread never holds it.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -37,8 +36,6 @@ enum { LOCK_WAITERS = 1u << 31 };
 static unsigned int state_lock;		/* owner's token | LOCK_WAITERS, or 0 */
 static __thread unsigned int tls_token __attribute__((tls_model("initial-exec")));
 static __thread unsigned int tls_nested __attribute__((tls_model("initial-exec")));
-/* The cancel state the outermost arc4_unlock() restores. */
-static __thread int tls_cancel __attribute__((tls_model("initial-exec")));
 
 /* This thread's token: its thread id (gettid() cannot fail). */
 static unsigned int lock_token(void)
@@ -64,11 +61,10 @@ static void lock_futex(int op, unsigned int val)
 void arc4_lock(void)
 {
 	unsigned int me = lock_token(), cur = 0;
-	int cancel = arc4_cancel_off();
 
 	if (__atomic_compare_exchange_n(&state_lock, &cur, me, 0,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		goto locked;
+		return;
 	if ((cur & ~LOCK_WAITERS) == me) {
 		tls_nested++;
 		return;
@@ -89,16 +85,12 @@ void arc4_lock(void)
 						me | LOCK_WAITERS, 0,
 						__ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED))
-			break;
+			return;
 	}
-locked:
-	tls_cancel = cancel;
 }
 
 void arc4_unlock(void)
 {
-	int cancel = tls_cancel;
-
 	if (tls_nested) {
 		tls_nested--;
 		return;
@@ -106,7 +98,6 @@ void arc4_unlock(void)
 	if (__atomic_exchange_n(&state_lock, 0, __ATOMIC_RELEASE) &
 	    LOCK_WAITERS)
 		lock_futex(FUTEX_WAKE, 1);
-	arc4_cancel_restore(cancel);
 }
 
 /* In a forked child, whose only thread has a new id. */

@@ -60,7 +60,8 @@ ARC4_HIDDEN void arc4_cancel_restore(int old);
 
 /*
  * One lock for all deterministic state (lock.c); held across fork by
- * atfork; cancellation is off while it is held.  A
+ * atfork.  A path that makes a cancellation-point call under it turns
+ * cancellation off itself (det.c).  A
  * signal handler or a preloaded hook that re-enters the shim on the thread
  * that holds it does not wait for itself: it goes on as that thread, as
  * glibc's own unlocked drand48() would (lock.c says what each family then

@@ -243,8 +243,8 @@ void arc4_source_forked(void)
  */
 int arc4_source_libc_vmsafe(void)
 {
-	static int known, safe;
 #ifdef __GLIBC__
+	static int known, safe;
 	int major = 0, minor = 0;
 
 	if (!__atomic_load_n(&known, __ATOMIC_ACQUIRE)) {
@@ -257,9 +257,10 @@ int arc4_source_libc_vmsafe(void)
 		safe = major > 2 || (major == 2 && minor >= 41);
 		__atomic_store_n(&known, 1, __ATOMIC_RELEASE);
 	}
-#endif
-	(void)known;
 	return safe;
+#else
+	return 0;
+#endif
 }
 
 /*
