@@ -37,16 +37,24 @@ static unsigned int state_lock;		/* owner's token | LOCK_WAITERS, or 0 */
 static __thread unsigned int tls_token __attribute__((tls_model("initial-exec")));
 static __thread unsigned int tls_nested __attribute__((tls_model("initial-exec")));
 
+/*
+ * Once per thread, out of line: inlined, the system call would make
+ * arc4_lock() save and restore four registers on every call.
+ */
+static __attribute__((noinline, cold)) unsigned int lock_token_fetch(void)
+{
+	unsigned int t = (unsigned int)syscall(SYS_gettid);
+
+	tls_token = t;
+	return t;
+}
+
 /* This thread's token: its thread id (gettid() cannot fail). */
 static unsigned int lock_token(void)
 {
 	unsigned int t = tls_token;
 
-	if (arc4_unlikely(t == 0)) {
-		t = (unsigned int)syscall(SYS_gettid);
-		tls_token = t;
-	}
-	return t;
+	return arc4_likely(t != 0) ? t : lock_token_fetch();
 }
 
 static void lock_futex(int op, unsigned int val)
@@ -58,13 +66,10 @@ static void lock_futex(int op, unsigned int val)
 	errno = saved_errno;
 }
 
-void arc4_lock(void)
+/* The lock was not free: ours already (nested), or wait for it. */
+static __attribute__((noinline)) void lock_contended(unsigned int me,
+						     unsigned int cur)
 {
-	unsigned int me = lock_token(), cur = 0;
-
-	if (__atomic_compare_exchange_n(&state_lock, &cur, me, 0,
-					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return;
 	if ((cur & ~LOCK_WAITERS) == me) {
 		tls_nested++;
 		return;
@@ -87,6 +92,21 @@ void arc4_lock(void)
 						__ATOMIC_RELAXED))
 			return;
 	}
+}
+
+/*
+ * The free lock taken in one compare-exchange; the rest out of line, so
+ * that this path saves no registers.
+ */
+void arc4_lock(void)
+{
+	unsigned int me = lock_token(), cur = 0;
+
+	if (arc4_likely(__atomic_compare_exchange_n(&state_lock, &cur, me, 0,
+						    __ATOMIC_ACQUIRE,
+						    __ATOMIC_RELAXED)))
+		return;
+	lock_contended(me, cur);
 }
 
 void arc4_unlock(void)
