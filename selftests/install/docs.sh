@@ -11,6 +11,7 @@
 #                                       this one)
 set -uo pipefail
 top=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
+# shellcheck source=selftests/install/tap.sh
 . "$(dirname "$0")/tap.sh"
 cd "$top" || exit 1
 
