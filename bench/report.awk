@@ -216,8 +216,8 @@ function anchor_table(    i, v, c, d, f) {
 		}
 }
 
-# The shim's arc4random() per value, in parts (see the README's
-# Performance section for the method).  Per value: 4 bytes of the refill.
+# The shim's arc4random() per value, in parts (doc/performance.md has the
+# method).  Per value: 4 bytes of the refill.
 function breakdown(    i, w, v, t, u, n, at, bt, rt, aa, ba, ra, p0, fs, gi, sum, ok, T, U) {
 	releases()
 	n = (16384 - 8) / 4

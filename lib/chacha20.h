@@ -27,7 +27,7 @@ static inline void arc4_store_le32(uint8_t *p, uint32_t v)
 /*
  * One 64-byte block of original ChaCha20 (20 rounds) with a 64-bit block
  * counter and a 64-bit nonce: byte p of a deterministic stream is byte
- * p % 64 of the block with counter p / 64 (SPEC.md, "The device").
+ * p % 64 of the block with counter p / 64 (arc4(4), "Deterministic mode").
  */
 ARC4_HIDDEN void arc4_chacha20_block(const uint8_t key[32], uint64_t counter,
 				     uint64_t nonce, uint8_t out[64]);

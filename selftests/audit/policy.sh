@@ -50,7 +50,7 @@ legacy() {
 	[ ! -s "$work/stderr" ] || { echo "stderr: $(cat "$work/stderr")"; return 1; }
 }
 # strong PROG...: neither glibc's sequence nor a repeat.  (errno is not
-# checked here: the strong path's refill is issue 11's.)
+# checked here: the shim suite checks the strong path's refill.)
 strong() {
 	local a b
 	a=$(run "$@") && b=$(run "$@") || { echo "exit status"; return 1; }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # system.sh: arc4-audit on a real Debian tree, this host's /usr/bin and
-# /usr/sbin.  Prints the summary, and checks it against issue 13's hand
+# /usr/sbin.  Prints the summary, and checks it against a hand
 # census of Debian programs (read off their sources, not off this tool):
 # git, strace, vim, wget, zip, dirmngr, util-linux's mcookie and
 # e2fsprogs' badblocks seed from the time or the process ID (strong-ok);

@@ -109,7 +109,7 @@ TEST_F(mod, many_open_files_and_reload_cycles)
 }
 
 /*
- * The budgets' defaults are part of the contract (README, arc4(4)): a
+ * The budgets' defaults are part of the contract (arc4(4)): a
  * freshly loaded module rekeys after 1600000 bytes, as OpenBSD's
  * arc4random, or 60 seconds.
  */

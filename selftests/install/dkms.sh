@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# dkms.sh: the README's DKMS commands work.  On the host, as root:
+# dkms.sh: doc/install.md's DKMS commands work.  On the host, as root:
 # `make install-dkms`, then `dkms add`, `dkms build` and `dkms install` for
 # the test VM's kernel; then a VM booted on the host's modules as installed
 # (VM_MODULES=host, nothing loaded beforehand) must load the DKMS-built

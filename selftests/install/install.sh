@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# install.sh: `make install` into a DESTDIR puts every file where the README
+# install.sh: `make install` into a DESTDIR puts every file where doc/install.md
 # says, with the SONAME links; programs build against the installed tree
 # with pkg-config (shared, static, and the uapi header) and behave as the
 # shim promises; depmod runs only where it should; `make uninstall` removes

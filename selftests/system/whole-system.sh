@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# whole-system.sh: a whole Debian system under the shim (issue 13 item 6).
+# whole-system.sh: a whole Debian system under the shim.
 #
 #   selftests/system/whole-system.sh [RELEASE[-FLAVOUR]]
 #
