@@ -15,7 +15,7 @@
 #   make fuzz          trinity against /dev/arc4 as nobody in the debug-kernel
 #                      VM (FUZZ_SECONDS, default 300; FUZZ_SEED replays)
 #   make vmfork-test   the VM-fork test alone (`make test` runs it too, from
-#                      selftests/stress/host-tests): save the VM, restore it
+#                      selftests/stress/boot-tests): save the VM, restore it
 #                      with the same and with new vmgenid GUIDs; about 15 s
 
 SOAK_SCALE ?= 10

@@ -2,8 +2,9 @@
 /*
  * arc4-audit: which programs depend on seeded determinism of rand() and
  * friends.  Shared between elf.c (reading one file: imports, PLT, function
- * starts), seed.c (disassembly and the backward trace of a seed argument)
- * and main.c (walking, threads, dpkg, output).
+ * starts), seed.c and the other files trace.h lists (disassembly and the
+ * backward trace of a seed argument) and main.c (walking, threads, dpkg,
+ * output).
  */
 #ifndef ARC4_AUDIT_H
 #define ARC4_AUDIT_H

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One loaded x86 ELF file as seed.c sees it: its allocated sections, the
- * addresses through which it calls imported functions, and where its
- * functions start.  Filled by elf.c.
+ * One loaded x86 ELF file as the seed tracer (trace.h) sees it: its
+ * allocated sections, the addresses through which it calls imported
+ * functions, and where its functions start.  Filled by elf.c.
  */
 #ifndef ARC4_AUDIT_IMAGE_H
 #define ARC4_AUDIT_IMAGE_H
