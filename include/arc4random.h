@@ -10,9 +10,11 @@
  * ARC4_LEGACY=1 in the environment (ignored for set-user-ID and other
  * secure-execution programs) restores glibc's behaviour for every family.
  *
- * Strong output comes from /dev/arc4, else getrandom(); with neither the
- * process aborts.  Before the kernel RNG is initialised (early boot) strong
- * calls block until it is, as getrandom() does.
+ * Strong output comes from /dev/arc4, else getrandom(), else (where
+ * getrandom() is missing: ENOSYS) the character device /dev/urandom; with
+ * none the process aborts.  Before the kernel RNG is initialised (early
+ * boot) strong calls block until it is, as getrandom() does, except on
+ * the /dev/urandom fallback (kernels before 3.17 have nothing to wait on).
  *
  * The seed rule of srand_deterministic() and srandom_deterministic()
  * --------------------------------------------------------------------
