@@ -61,7 +61,7 @@ for c in "${cases[@]}"; do
 	IFS='|' read -r tool cmd file <<<"$c"
 	if ! command -v "$tool" >/dev/null; then
 		tap_skip "$cmd: the program using every declaration compiles" \
-			"$tool is not installed here (scripts/deps-install installs it)"
+			"$tool is not installed in this root (scripts/deps-install installs it on the host; release trees have gcc and g++ only)"
 		continue
 	fi
 	# shellcheck disable=SC2086 # cmd is a word list
