@@ -10,9 +10,11 @@
  * ARC4_LEGACY=1 in the environment (ignored for set-user-ID and other
  * secure-execution programs) restores glibc's behaviour for every family.
  *
- * Strong output comes from /dev/arc4, else getrandom(); with neither the
- * process aborts.  Before the kernel RNG is initialised (early boot) strong
- * calls block until it is, as getrandom() does.
+ * Strong output comes from /dev/arc4, else getrandom(), else (where
+ * getrandom() is missing: ENOSYS) the character device /dev/urandom; with
+ * none the process aborts.  Before the kernel RNG is initialised (early
+ * boot) strong calls block until it is, as getrandom() does, except on
+ * the /dev/urandom fallback (kernels before 3.17 have nothing to wait on).
  *
  * The seed rule of srand_deterministic() and srandom_deterministic()
  * --------------------------------------------------------------------
@@ -56,13 +58,20 @@ extern "C" {
 /*
  * Strong: 32 random bits; len random bytes; uniform on [0, upper_bound).
  * glibc 2.36 declares the same three in <stdlib.h>; the shim's replace
- * glibc's at link time.
+ * glibc's at link time.  __GLIBC_PREREQ is glibc's own macro: it appears
+ * only in an #if that no other libc's preprocessor evaluates.
  */
-#if !(defined(__GLIBC__) && __GLIBC_PREREQ(2, 36) && defined(__USE_MISC))
+#if defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#if __GLIBC_PREREQ(2, 36) && defined(__USE_MISC)
+#define ARC4RANDOM_H_LIBC_DECLARES
+#endif
+#endif
+#ifndef ARC4RANDOM_H_LIBC_DECLARES
 uint32_t arc4random(void);
 void arc4random_buf(void *buf, size_t len);
 uint32_t arc4random_uniform(uint32_t upper_bound);
 #endif
+#undef ARC4RANDOM_H_LIBC_DECLARES
 
 /* Replayable sequences for rand() and random(): see the seed rule above. */
 void srand_deterministic(unsigned int seed);

@@ -9,7 +9,10 @@
  * /etc): nothing in the environment can move it, so no user can point a
  * program at a list of their own.  It is trusted only when root owns it
  * and its directory, and neither is writable by group or others; then it
- * is honoured in set-user-ID programs too (arc4random(3) says why).
+ * is honoured in set-user-ID programs too (arc4random(3) says why).  Both
+ * checks are made on the objects read: the directory is opened and
+ * checked, and the file opened from it (not through a symbolic link), so
+ * a directory renamed into place between the two changes nothing.
  *
  * It is read once per process, at the first call of any family
  * (arc4_legacy_lookup() caches the answer), with system calls alone: no
@@ -31,12 +34,14 @@
 #define ARC4_SYSCONFDIR "/etc"
 #endif
 #define POLICY_DIR	ARC4_SYSCONFDIR "/arc4"
-#define POLICY_FILE	POLICY_DIR "/legacy.conf"
+#define POLICY_NAME	"legacy.conf"
+#define POLICY_FILE	POLICY_DIR "/" POLICY_NAME
 
 enum {
 	POLICY_MAX = 1 << 20,	/* a larger file is not a list of programs */
 	MAX_MESSAGES = 10,	/* then one line says there are more */
 	SCRATCH = 2 * PATH_MAX,	/* the running executable, one line */
+	EXE_MAX = PATH_MAX,	/* its path's room; the kernel's longest fits */
 };
 
 static const char deleted[] = " (deleted)";
@@ -68,10 +73,10 @@ static int trusted(const struct stat *st)
 	return st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
-/* Open close-on-exec, never as descriptor 0, 1 or 2. */
-static int open_high(const char *path)
+/* fd moved off descriptors 0, 1 and 2 (close-on-exec); -1 stays -1. */
+static int fd_high(int fd)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), hi;
+	int hi;
 
 	if (fd < 0 || fd > 2)
 		return fd;
@@ -85,14 +90,17 @@ static int open_high(const char *path)
  * to the program do not matter), without the " (deleted)" the kernel adds
  * when the file was replaced since exec (a package upgrade), and its
  * inode.  0 if neither can be had (no /proc in a chroot): nothing matches.
+ * A target that fills path[0..len) may have been cut short: no name is
+ * taken from it (a line naming its first len bytes must not match), and
+ * only the inode can match.
  */
 static int self_exe(char *path, size_t len, struct stat *st, int *have_st)
 {
-	ssize_t n = readlink("/proc/self/exe", path, len - 1);
+	ssize_t n = readlink("/proc/self/exe", path, len);
 	size_t dl = sizeof(deleted) - 1;
 
 	*have_st = stat("/proc/self/exe", st) == 0;
-	if (n <= 0) {
+	if (n <= 0 || (size_t)n >= len) {
 		path[0] = '\0';
 		return *have_st;
 	}
@@ -147,7 +155,7 @@ static int policy_match(const char *text, size_t size, char *scratch)
 	int have_st;
 	size_t off = 0;
 
-	if (!self_exe(exe, PATH_MAX, &self, &have_st))
+	if (!self_exe(exe, EXE_MAX, &self, &have_st))
 		return 0;
 	while (off < size) {
 		const char *p = text + off, *nl = memchr(p, '\n', size - off);
@@ -173,32 +181,54 @@ static int policy_match(const char *text, size_t size, char *scratch)
 	return 0;
 }
 
+/*
+ * The policy file, opened from the directory whose ownership it checks,
+ * without following a symbolic link (its target's directory would go
+ * unchecked); *st is the file's.  -1 if there is no policy to read.
+ */
+static int policy_open(struct stat *st)
+{
+	struct stat dir;
+	int dfd, fd = -1;
+
+	dfd = fd_high(open(POLICY_DIR, O_PATH | O_DIRECTORY | O_CLOEXEC));
+	if (dfd < 0)
+		return -1;	/* no policy: the usual case */
+	if (fstat(dfd, &dir) == 0)
+		fd = fd_high(openat(dfd, POLICY_NAME, O_RDONLY | O_CLOEXEC |
+				    O_NOCTTY | O_NONBLOCK | O_NOFOLLOW));
+	if (fd < 0 && errno == ELOOP)
+		complain(0, "ignored: a symbolic link");
+	close(dfd);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode))
+		goto ignore;
+	if (!trusted(st) || !trusted(&dir)) {
+		complain(0, trusted(st) ? "ignored: its directory is not root's alone"
+			 : "ignored: not owned by root, or writable by group or others");
+		goto ignore;
+	}
+	if (st->st_size > POLICY_MAX) {
+		complain(0, "ignored: larger than 1 MiB");
+		goto ignore;
+	}
+	return fd;
+ignore:
+	close(fd);
+	return -1;
+}
+
 static int policy_read(void)
 {
-	struct stat st, dir;
+	struct stat st;
 	char *scratch, *text;
 	size_t len, got = 0;
 	int fd, match;
 
-	fd = open_high(POLICY_FILE);
+	fd = policy_open(&st);
 	if (fd < 0)
-		return 0;	/* no policy: the usual case */
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    stat(POLICY_DIR, &dir) != 0) {
-		close(fd);
 		return 0;
-	}
-	if (!trusted(&st) || !trusted(&dir)) {
-		complain(0, trusted(&st) ? "ignored: its directory is not root's alone"
-			 : "ignored: not owned by root, or writable by group or others");
-		close(fd);
-		return 0;
-	}
-	if (st.st_size > POLICY_MAX) {
-		complain(0, "ignored: larger than 1 MiB");
-		close(fd);
-		return 0;
-	}
 	/*
 	 * Read into anonymous memory, not a mapping of the file: an admin
 	 * truncating it while we read would turn a mapping into SIGBUS.

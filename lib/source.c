@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The strong sources: /dev/arc4, getrandom(), and nothing else.
+ * The strong sources: /dev/arc4, getrandom(), and /dev/urandom where the
+ * kernel has no getrandom().
  *
  *   arc4_device_open(), arc4_fd_is()  /dev/arc4 descriptors, checked
  *   arc4_source_fill()                strong bytes, in the order asked
@@ -10,9 +11,14 @@
  *   arc4_gen                          the generation page, once mapped
  *   arc4_source_lock(), _unlock(), _forked()   for fork (shim.c)
  *
- * Both sources block until the kernel RNG is ready, so early-boot callers
- * wait rather than get weak bytes.  With neither left there is nothing
- * safe to return: abort.
+ * The first two block until the kernel RNG is ready, so early-boot
+ * callers wait rather than get weak bytes.  /dev/urandom serves only where
+ * getrandom() answers ENOSYS: a kernel older than 3.17, which has nothing
+ * better (and whose /dev/urandom does not wait for the RNG), or a sandbox
+ * that refuses the call as if it were one; glibc's arc4random() does the
+ * same.  Any other refusal of getrandom() (EPERM) is a policy, not an old
+ * kernel, and is obeyed.  With nothing left there is nothing safe to
+ * return: abort.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +32,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
 #endif
@@ -33,6 +40,7 @@
 #include "strong.h"
 
 #define ARC4_DEVICE "/dev/arc4"
+#define URANDOM "/dev/urandom"
 
 /*
  * Whether /dev/arc4 is worth opening.  A node there that fails the check
@@ -273,6 +281,9 @@ int arc4_source_libc_vmsafe(void)
  */
 enum { FROM_GETRANDOM = -1 };
 
+/* getrandom() answered ENOSYS once: it always will (source_fill_urandom). */
+static int getrandom_enosys;
+
 static int fill_from(int fd, uint8_t *buf, size_t len, int raw)
 {
 	int positional = !raw;
@@ -294,6 +305,8 @@ static int fill_from(int fd, uint8_t *buf, size_t len, int raw)
 			positional = 0;
 			continue;
 		}
+		if (n < 0 && errno == ENOSYS && fd == FROM_GETRANDOM)
+			__atomic_store_n(&getrandom_enosys, 1, __ATOMIC_RELAXED);
 		if (n <= 0)
 			return 0;
 		buf += n;
@@ -343,8 +356,66 @@ static int device_fill_raw(uint8_t *buf, size_t len)
 }
 
 /*
+ * The character device 1:9, whatever the node is called: a regular file,
+ * a FIFO or another device (/dev/zero is 1:5) at the path is not it.  A
+ * raw system call: fstat() may be interposed, and on i386 only fstat64
+ * fills glibc's layout.
+ */
+static int fd_is_urandom(int fd)
+{
+#if defined(SYS_fstat64)
+	struct stat64 st;
+
+	if (syscall(SYS_fstat64, fd, &st) != 0)
+		return 0;
+#elif defined(SYS_fstat)
+	struct stat st;
+
+	if (syscall(SYS_fstat, fd, &st) != 0)
+		return 0;
+#else
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return 0;
+#endif
+	return S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 9);
+}
+
+/*
+ * The last source, where getrandom() answered ENOSYS: /dev/urandom, opened
+ * for this call alone (close-on-exec, above 2), checked, read and closed,
+ * all by raw system calls so that every order, the re-entered one
+ * included, may use it.  A fallback this rare keeps no descriptor that the
+ * program could close or dup2() over.
+ */
+static int source_fill_urandom(uint8_t *buf, size_t len)
+{
+	int fd, ok;
+
+	if (!__atomic_load_n(&getrandom_enosys, __ATOMIC_RELAXED))
+		return 0;
+	do
+		fd = syscall(SYS_openat, AT_FDCWD, URANDOM,
+			     O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	while (fd < 0 && errno == EINTR);
+	if (fd >= 0 && fd <= 2) {
+		int high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 3);
+
+		syscall(SYS_close, fd);
+		fd = high;
+	}
+	if (fd < 0)
+		return 0;
+	ok = fd_is_urandom(fd) && fill_from(fd, buf, len, 1);
+	syscall(SYS_close, fd);
+	return ok;
+}
+
+/*
  * Fill buf, trying the sources in the order how says; where a seccomp
- * policy refuses getrandom(), or /dev/arc4 is missing, the other serves.
+ * policy refuses getrandom(), or /dev/arc4 is missing, the other serves,
+ * and where getrandom() answers ENOSYS, /dev/urandom last.
  * Called with cancellation off (or raw); errno is the caller's to keep.
  */
 void arc4_source_fill(void *buf, size_t len, enum arc4_fill how)
@@ -369,9 +440,9 @@ void arc4_source_fill(void *buf, size_t len, enum arc4_fill how)
 		     device_fill_raw(buf, len);
 		break;
 	}
-	if (ok)
+	if (ok || source_fill_urandom(buf, len))
 		return;
 	explicit_bzero(buf, len);
-	arc4_die("no strong random source left (/dev/arc4 and getrandom() "
-		 "both unavailable)");
+	arc4_die("no strong random source left (no /dev/arc4, getrandom() "
+		 "refused, and no /dev/urandom where it is missing)");
 }

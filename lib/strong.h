@@ -18,6 +18,7 @@
  *              getrandom() is safe across VM forks: it, else /dev/arc4
  *   REENTERED  a call inside a call on the same thread: raw system calls,
  *              no lock; getrandom, else /dev/arc4
+ * In every order /dev/urandom comes last, where getrandom() answers ENOSYS.
  */
 enum arc4_fill {
 	ARC4_FILL_BUFFER,

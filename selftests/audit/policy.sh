@@ -14,18 +14,19 @@ cd "$top" || exit 1
 
 P=$top/build/selftests/audit/policy
 lib=$P/libarc4.so.1
+hook=$P/policy_hook.so
 etc=$P/etc
 conf=$etc/arc4/legacy.conf
 work=$(mktemp -d "$top/build/selftests/audit/policy-test.XXXXXX")
 chmod 755 "$work"
 trap 'rm -rf "$work" "$etc"' EXIT
 
-if [ ! -x "$P/prog" ] || [ ! -f "$lib" ]; then
+if [ ! -x "$P/prog" ] || [ ! -f "$lib" ] || [ ! -f "$hook" ]; then
 	tap_plan 1
 	tap_fail "the test shim and program are built (make)"
 	exit 1
 fi
-tap_plan 28
+tap_plan 33
 
 prog=$work/prog
 cp "$P/prog" "$prog"
@@ -41,7 +42,8 @@ policy() {
 	printf '%s\n' "$@" >"$conf"
 	chmod "$mode" "$conf"
 }
-run() { LD_PRELOAD=$lib "$@" 2>"$work/stderr"; }
+# PRELOAD: what goes before the test shim in LD_PRELOAD (policy_hook.so).
+run() { LD_PRELOAD="${PRELOAD:+$PRELOAD }$lib" "$@" 2>"$work/stderr"; }
 # legacy PROG...: glibc's sequence, errno kept, nothing on stderr.
 legacy() {
 	local out
@@ -58,11 +60,13 @@ strong() {
 	[ "$a" != "${glibc}" ] && [ "$a" != "$b" ] || { echo "replays: '$a' '$b' (glibc '$glibc')"; return 1; }
 }
 
+# The directory's name is a string of its own (it is opened first, the
+# file from it); the file's is split up by the compiler.
 production_path() {
 	local prod test
 	prod=$(strings "$top/lib/libarc4.so.1") test=$(strings "$lib")
-	grep -qx /etc/arc4/legacy.conf <<<"$prod" && ! grep -q "$P" <<<"$prod" &&
-		grep -qx "$conf" <<<"$test"
+	grep -qx /etc/arc4 <<<"$prod" && ! grep -q "$P" <<<"$prod" &&
+		grep -qx "$etc/arc4" <<<"$test"
 }
 tap_check "the production shim reads /etc/arc4/legacy.conf, this test build $conf" production_path
 
@@ -121,6 +125,72 @@ tap_check "writable by others: ignored" ignored_with_message
 policy 644 "$prog"
 chmod 775 "$etc/arc4"
 tap_check "its directory group-writable: ignored" ignored_with_message
+
+# The file is opened from the directory that was checked, not through a
+# symbolic link whose target's directory nobody checked.
+symlink_elsewhere() {
+	policy 644 "/usr/bin/true"
+	mkdir -m 777 "$work/open"
+	printf '%s\n' "$prog" >"$work/open/legacy.conf"
+	chmod 644 "$work/open/legacy.conf"
+	ln -sf "$work/open/legacy.conf" "$conf"
+	strong "$prog" || return 1
+	[ "$(grep -c "arc4: $conf: ignored: a symbolic link" "$work/stderr")" = 1 ] ||
+		{ echo "stderr: $(cat "$work/stderr")"; return 1; }
+}
+tap_check "a symbolic link at the path (to a file in a world-writable directory): ignored, with one message" symlink_elsewhere
+
+# swapped FIRST SECOND: the directory FIRST holds the policy file when it
+# is opened; then (policy_hook.so) SECOND is renamed into its place.  Each
+# is root's, mode 755 (trusted) or 775 (not), its file listing the program.
+# Prints what the program printed.
+swapped() {
+	rm -rf "$etc"
+	mkdir -p "$etc/arc4" "$etc/other"
+	chmod 755 "$etc"
+	chmod "$1" "$etc/arc4"
+	chmod "$2" "$etc/other"
+	printf '%s\n' "$prog" | tee "$conf" >"$etc/other/legacy.conf"
+	chmod 644 "$conf" "$etc/other/legacy.conf"
+	PRELOAD=$hook ARC4_HOOK_SWAP="$etc/arc4:$etc/other" run "$prog" ||
+		{ echo "exit status"; return 1; }
+	[ "$(stat -c %a "$etc/arc4")" = "$2" ] || { echo "the directories were not swapped"; return 1; }
+}
+# The file's own directory is untrusted, a trusted one renamed in after
+# the open: ignored.  The converse: read.
+swapped_in_trusted() {
+	local a b
+	a=$(swapped 775 755) && b=$(swapped 775 755) || { echo "$a"; return 1; }
+	[ "$a" != "$glibc" ] && [ "$a" != "$b" ] || { echo "listed: '$a' '$b'"; return 1; }
+	[ "$(grep -c "ignored: its directory is not root's alone" "$work/stderr")" = 1 ] ||
+		{ echo "stderr: $(cat "$work/stderr")"; return 1; }
+}
+swapped_in_untrusted() {
+	local out
+	out=$(swapped 755 775) || { echo "$out"; return 1; }
+	[ "$out" = "$glibc" ] || { echo "got '$out', glibc '$glibc'"; return 1; }
+	[ ! -s "$work/stderr" ] || { echo "stderr: $(cat "$work/stderr")"; return 1; }
+}
+tap_check "opened from a group-writable directory, a trusted one renamed into place after: ignored" swapped_in_trusted
+tap_check "opened from a trusted directory, a group-writable one renamed into place after: read" swapped_in_untrusted
+
+# /proc/self/exe's target longer than the shim's buffer (policy_hook.so
+# cuts it as the kernel would): a line naming the part that fits is not
+# the program.
+cut_short() {
+	local long
+	long=$work/$(head -c 5000 /dev/zero | tr '\0' x)
+	policy 644 "${long:0:4095}"
+	ARC4_HOOK_EXE=$long PRELOAD=$hook strong "$prog"
+}
+tap_check "the executable's path longer than the buffer: a line naming its first 4095 bytes does not match" cut_short
+
+# The hook itself: a listed program is matched through it.
+hook_passes() {
+	policy 644 "$prog"
+	PRELOAD=$hook legacy "$prog"
+}
+tap_check "policy_hook.so without its variables changes nothing: the listed program matched" hook_passes
 
 not_root() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP"; return 0; }

@@ -2,13 +2,15 @@
 /*
  * Strong output where the environment fights back: every descriptor
  * closed or dup2()ed over, chroot() without /dev, seccomp refusing
- * getrandom(), and nothing left at all (abort, never weak bytes).
+ * getrandom(), /dev/urandom where getrandom() answers ENOSYS (the real
+ * device only), and nothing left at all (abort, never weak bytes).
  */
 #include <signal.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <linux/arc4.h>
 
 #include "arc4random.h"
@@ -154,8 +156,44 @@ static uint32_t strong_call(int which)
 }
 
 /*
+ * A sample of every strong path, for urandom_sample(): a thread's first
+ * values (unbuffered), then buffered ones, then one large request.
+ * errno stays as set around each call, and no descriptor is left open.
+ */
+enum { FIRST_VALUES = 2 * SHIM_BUFFERED_AFTER, LARGE = 1 << 16 };
+struct sample {
+	uint32_t values[FIRST_VALUES];
+	uint8_t large[LARGE];
+};
+
+static void robust_exec_sample(int out)
+{
+	static struct sample s;
+	int before = dup(2), after;
+
+	close(before);
+	for (int i = 0; i < FIRST_VALUES; i++) {
+		errno = EDOM;
+		s.values[i] = i % 2 ? arc4random() : (uint32_t)rand();
+		if (errno != EDOM)
+			_exit(7);
+	}
+	errno = EDOM;
+	arc4random_buf(s.large, sizeof(s.large));
+	if (errno != EDOM)
+		_exit(7);
+	after = dup(2);
+	if (after != before)
+		_exit(8);
+	if (write(out, &s, sizeof(s)) != sizeof(s))
+		_exit(5);
+	_exit(0);
+}
+
+/*
  * The exec'd half of aborts_without_source(): ARC4_ROBUST_CALL names the
- * call, ARC4_ROBUST_FD the pipe for a value it must never return.  A
+ * call, ARC4_ROBUST_FD the pipe for a value it must never return; or of
+ * urandom_sample(): ARC4_ROBUST_SAMPLE, a sample to write there.  A
  * constructor, so that it runs before the harness and before anything else
  * in the new image could reach getrandom().
  */
@@ -165,12 +203,173 @@ __attribute__((constructor)) static void robust_exec_call(void)
 	const char *fd = getenv("ARC4_ROBUST_FD");
 	uint32_t v;
 
+	if (fd && getenv("ARC4_ROBUST_SAMPLE"))
+		robust_exec_sample(atoi(fd));
 	if (!which || !fd)
 		return;
 	v = strong_call(atoi(which));
 	if (write(atoi(fd), &v, sizeof(v)) < 0)
 		_exit(5);
 	_exit(0);
+}
+
+/* What a child finds at /dev/urandom in its private /dev. */
+enum urandom_node {
+	URANDOM_NONE,
+	URANDOM_REAL,		/* the character device 1:9 */
+	URANDOM_FILE,		/* a regular file of FAKE_BYTE */
+	URANDOM_ZERO,		/* the character device 1:5, /dev/zero */
+};
+
+enum { FAKE_BYTE = 0x5a };
+
+/* An empty private /dev (no /dev/arc4) holding node: 0, or -1. */
+static int dev_with_urandom(enum urandom_node node)
+{
+	static uint8_t fake[LARGE];
+	int fd, ok;
+
+	if (private_dev(0) != 0)
+		return -1;
+	switch (node) {
+	case URANDOM_REAL:
+		return mknod("/dev/urandom", S_IFCHR | 0666, makedev(1, 9));
+	case URANDOM_ZERO:
+		return mknod("/dev/urandom", S_IFCHR | 0666, makedev(1, 5));
+	case URANDOM_FILE:
+		memset(fake, FAKE_BYTE, sizeof(fake));
+		fd = open("/dev/urandom", O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			return -1;
+		ok = write(fd, fake, sizeof(fake)) == sizeof(fake);
+		return close(fd) == 0 && ok ? 0 : -1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A fresh image (as in aborts_without_source()) without /dev/arc4, with
+ * getrandom() refused with err and node at /dev/urandom, writes a sample
+ * to *s.  The child's exit status, or -1 if it was killed.
+ */
+static int urandom_sample(struct __test_metadata *_metadata, int err,
+			  enum urandom_node node, struct sample *s)
+{
+	size_t got = 0;
+	int p[2], st;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		char fd[16];
+
+		close(p[0]);
+		setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
+		if (dev_with_urandom(node) != 0)
+			_exit(4);
+		if (refuse_getrandom(err) != 0)
+			_exit(3);
+		snprintf(fd, sizeof(fd), "%d", p[1]);
+		setenv("ARC4_ROBUST_SAMPLE", "1", 1);
+		setenv("ARC4_ROBUST_FD", fd, 1);
+		execl("/proc/self/exe", "robust", (char *)NULL);
+		_exit(6);
+	}
+	close(p[1]);
+	while (got < sizeof(*s)) {
+		ssize_t n = read(p[0], (char *)s + got, sizeof(*s) - got);
+
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(p[0]);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	if (!WIFEXITED(st))
+		return -1;
+	if (WEXITSTATUS(st) == 0)
+		ASSERT_EQ(sizeof(*s), got);
+	return WEXITSTATUS(st);
+}
+
+static int sample_has_value(const struct sample *s, uint32_t v, int below)
+{
+	for (int i = 0; i < below; i++)
+		if (s->values[i] == v)
+			return 1;
+	return 0;
+}
+
+/*
+ * getrandom() missing (ENOSYS, as on a kernel before 3.17) and no
+ * /dev/arc4: the real /dev/urandom serves every strong path, errno kept,
+ * no descriptor left open; two processes draw different values.
+ */
+TEST(strong_output_reads_dev_urandom_when_getrandom_enosys_and_no_device)
+{
+	static struct sample a, b;
+	int st;
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	st = urandom_sample(_metadata, ENOSYS, URANDOM_REAL, &a);
+	if (st == 4)
+		SKIP(return, "a private /dev needs root (a mount namespace)");
+	ASSERT_EQ(0, st) TH_LOG("child: %d (-1: killed, 3: no filter, 7: errno changed, 8: a descriptor left open)",
+				st);
+	ASSERT_EQ(0, urandom_sample(_metadata, ENOSYS, URANDOM_REAL, &b));
+	for (int i = 1; i < FIRST_VALUES; i++) {
+		ASSERT_FALSE(sample_has_value(&a, a.values[i], i))
+			TH_LOG("value %d repeats an earlier one", i);
+	}
+	EXPECT_LT(chi2_bytes(a.large, sizeof(a.large)), chi2_limit(255));
+	EXPECT_NE(0, memcmp(a.values, b.values, sizeof(a.values)))
+		TH_LOG("two processes drew the same values");
+	EXPECT_NE(0, memcmp(a.large, b.large, sizeof(a.large)));
+}
+
+/* EPERM is a policy, not an old kernel: /dev/urandom is not used. */
+TEST(strong_output_never_reads_dev_urandom_when_getrandom_eperm)
+{
+	static struct sample a;
+	int st;
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	st = urandom_sample(_metadata, EPERM, URANDOM_REAL, &a);
+	if (st == 4)
+		SKIP(return, "a private /dev needs root (a mount namespace)");
+	EXPECT_EQ(-1, st) TH_LOG("child exited %d: it drew values", st);
+}
+
+/* Not the real device at /dev/urandom: never read, the process aborts. */
+static void fake_urandom(struct __test_metadata *_metadata,
+			 enum urandom_node node)
+{
+	static struct sample a;
+	int st;
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	memset(&a, 0, sizeof(a));
+	st = urandom_sample(_metadata, ENOSYS, node, &a);
+	if (st == 4)
+		SKIP(return, "a private /dev needs root (a mount namespace)");
+	EXPECT_EQ(-1, st) TH_LOG("child exited %d: it drew values", st);
+	EXPECT_FALSE(sample_has_value(&a, FAKE_BYTE * 0x01010101u, 1));
+}
+
+TEST(strong_output_never_reads_a_regular_file_at_dev_urandom)
+{
+	fake_urandom(_metadata, URANDOM_FILE);
+}
+
+TEST(strong_output_never_reads_dev_zero_at_dev_urandom)
+{
+	fake_urandom(_metadata, URANDOM_ZERO);
 }
 
 /*
@@ -195,8 +394,9 @@ static void aborts_without_source(struct __test_metadata *_metadata, int err,
 
 		close(p[0]);
 		setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
-		if (have_device() && private_dev(0) != 0)
-			_exit(4);	/* cannot hide the device */
+		/* Hide /dev/arc4, and /dev/urandom from ENOSYS's fallback. */
+		if ((have_device() || err == ENOSYS) && private_dev(0) != 0)
+			_exit(4);
 		if (refuse_getrandom(err) != 0)
 			_exit(3);
 		snprintf(call, sizeof(call), "%d", which);
@@ -209,7 +409,7 @@ static void aborts_without_source(struct __test_metadata *_metadata, int err,
 	close(p[1]);
 	ASSERT_EQ(pid, waitpid(pid, &st, 0));
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 4)
-		SKIP(return, "hiding /dev/arc4 needs root (a mount namespace)");
+		SKIP(return, "hiding /dev needs root (a mount namespace)");
 	ASSERT_TRUE(WIFSIGNALED(st)) TH_LOG("call %d: child exited %d (3: no filter, 6: no exec, else returned a value)",
 					    which, WEXITSTATUS(st));
 	EXPECT_EQ(SIGABRT, WTERMSIG(st));
