@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * ChaCha20 on x86 SIMD: 4 blocks side by side in SSE2 registers, 8 in
- * AVX2 registers.  Register i holds state word i of every block (lane j
+ * AVX2 registers, 16 in AVX-512 registers.  Register i holds state word i of every block (lane j
  * is block counter + j), so a round is the scalar round on vectors; the
  * blocks are transposed into their byte order only at the end.  Each
  * function is compiled for its instruction set with a target attribute
@@ -17,7 +17,7 @@
 
 /* The counters of a group of n blocks: low and high words per lane. */
 static void chacha20_lane_counters(const uint32_t in[16], int n,
-				   uint32_t lo[8], uint32_t hi[8])
+				   uint32_t lo[16], uint32_t hi[16])
 {
 	uint64_t c = arc4_chacha20_counter(in);
 	int j;
@@ -56,7 +56,7 @@ SSE2 static void transpose128(__m128i *a, __m128i *b, __m128i *c, __m128i *d)
 
 SSE2 static void chacha20_sse2_4(const uint32_t in[16], uint8_t *out)
 {
-	uint32_t lo[8], hi[8];
+	uint32_t lo[16], hi[16];
 	__m128i s[16], x[16];
 	int i;
 
@@ -160,7 +160,7 @@ AVX2 static void store256(const __m256i *x, uint8_t *out)
 AVX2 static void chacha20_avx2_8(const uint32_t in[16], uint8_t *out)
 {
 	const __m256i r16 = ROT16_256, r8 = ROT8_256;
-	uint32_t lo[8], hi[8];
+	uint32_t lo[16], hi[16];
 	__m256i s[16], x[16];
 	int i;
 
@@ -199,6 +199,106 @@ size_t arc4_chacha20_avx2(const uint32_t in[16], uint8_t *out, size_t nblocks)
 	for (b = 0; b + 8 <= nblocks; b += 8, out += 512) {
 		chacha20_avx2_8(st, out);
 		arc4_chacha20_set_counter(st, arc4_chacha20_counter(st) + 8);
+	}
+	explicit_bzero(st, sizeof(st));
+	return b;
+}
+
+/* AVX-512 --------------------------------------------------------------- */
+
+#define AVX512 __attribute__((target("avx512f")))
+
+#define QR512(a, b, c, d) do {						\
+	a = _mm512_add_epi32(a, b);					\
+	d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 16);		\
+	c = _mm512_add_epi32(c, d);					\
+	b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 12);		\
+	a = _mm512_add_epi32(a, b);					\
+	d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 8);		\
+	c = _mm512_add_epi32(c, d);					\
+	b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 7);		\
+} while (0)
+
+/* As transpose256(), in each of the four 128-bit quarters. */
+AVX512 static void transpose512(__m512i *a, __m512i *b, __m512i *c, __m512i *d)
+{
+	__m512i p = _mm512_unpacklo_epi32(*a, *b);
+	__m512i q = _mm512_unpacklo_epi32(*c, *d);
+	__m512i r = _mm512_unpackhi_epi32(*a, *b);
+	__m512i s = _mm512_unpackhi_epi32(*c, *d);
+
+	*a = _mm512_unpacklo_epi64(p, q);
+	*b = _mm512_unpackhi_epi64(p, q);
+	*c = _mm512_unpacklo_epi64(r, s);
+	*d = _mm512_unpackhi_epi64(r, s);
+}
+
+/*
+ * After transpose512(), quarter m of x[j], x[4 + j], x[8 + j], x[12 + j]
+ * holds words 0-3, 4-7, 8-11, 12-15 of block j + 4m.
+ */
+AVX512 static void store512(const __m512i *x, uint8_t *out)
+{
+	int j;
+
+	for (j = 0; j < 4; j++) {
+		__m512i t1 = _mm512_shuffle_i32x4(x[j], x[4 + j], 0x44);
+		__m512i t2 = _mm512_shuffle_i32x4(x[j], x[4 + j], 0xee);
+		__m512i u1 = _mm512_shuffle_i32x4(x[8 + j], x[12 + j], 0x44);
+		__m512i u2 = _mm512_shuffle_i32x4(x[8 + j], x[12 + j], 0xee);
+
+		_mm512_storeu_si512(out + 64 * j,
+				    _mm512_shuffle_i32x4(t1, u1, 0x88));
+		_mm512_storeu_si512(out + 64 * (j + 4),
+				    _mm512_shuffle_i32x4(t1, u1, 0xdd));
+		_mm512_storeu_si512(out + 64 * (j + 8),
+				    _mm512_shuffle_i32x4(t2, u2, 0x88));
+		_mm512_storeu_si512(out + 64 * (j + 12),
+				    _mm512_shuffle_i32x4(t2, u2, 0xdd));
+	}
+}
+
+AVX512 static void chacha20_avx512_16(const uint32_t in[16], uint8_t *out)
+{
+	uint32_t lo[16], hi[16];
+	__m512i s[16], x[16];
+	int i;
+
+	chacha20_lane_counters(in, 16, lo, hi);
+	for (i = 0; i < 16; i++)
+		s[i] = _mm512_set1_epi32((int)in[i]);
+	s[12] = _mm512_loadu_si512(lo);
+	s[13] = _mm512_loadu_si512(hi);
+	memcpy(x, s, sizeof(x));
+	for (i = 0; i < 10; i++) {
+		QR512(x[0], x[4], x[8], x[12]);
+		QR512(x[1], x[5], x[9], x[13]);
+		QR512(x[2], x[6], x[10], x[14]);
+		QR512(x[3], x[7], x[11], x[15]);
+		QR512(x[0], x[5], x[10], x[15]);
+		QR512(x[1], x[6], x[11], x[12]);
+		QR512(x[2], x[7], x[8], x[13]);
+		QR512(x[3], x[4], x[9], x[14]);
+	}
+	for (i = 0; i < 16; i++)
+		x[i] = _mm512_add_epi32(x[i], s[i]);
+	for (i = 0; i < 16; i += 4)
+		transpose512(&x[i], &x[i + 1], &x[i + 2], &x[i + 3]);
+	store512(x, out);
+	explicit_bzero(x, sizeof(x));
+	explicit_bzero(s, sizeof(s));
+}
+
+size_t arc4_chacha20_avx512(const uint32_t in[16], uint8_t *out,
+			    size_t nblocks)
+{
+	uint32_t st[16];
+	size_t b;
+
+	memcpy(st, in, sizeof(st));
+	for (b = 0; b + 16 <= nblocks; b += 16, out += 1024) {
+		chacha20_avx512_16(st, out);
+		arc4_chacha20_set_counter(st, arc4_chacha20_counter(st) + 16);
 	}
 	explicit_bzero(st, sizeof(st));
 	return b;

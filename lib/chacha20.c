@@ -103,6 +103,7 @@ static const struct {
 	arc4_chacha20_fn *fn;
 } chacha20_impls[] = {
 #if defined(__x86_64__) || defined(__i386__)
+	{ "avx512", arc4_chacha20_avx512 },
 	{ "avx2", arc4_chacha20_avx2 },
 	{ "sse2", arc4_chacha20_sse2 },
 #endif
@@ -120,6 +121,8 @@ static int chacha20_cpu_has(const char *name)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_cpu_init();
+	if (strcmp(name, "avx512") == 0)
+		return __builtin_cpu_supports("avx512f");
 	if (strcmp(name, "avx2") == 0)
 		return __builtin_cpu_supports("avx2");
 	if (strcmp(name, "sse2") == 0)

@@ -74,8 +74,8 @@ ARC4_HIDDEN void arc4_hchacha20(const uint8_t key[32], const uint8_t in[16],
  * The implementations, widest first; each takes whole groups of its
  * width and leaves the rest to the next.  arc4_chacha20_blocks() uses the
  * one chosen by arc4_chacha20_select(NULL) (the widest the CPU runs),
- * chosen on first use.  Tests choose one by name ("avx2", "sse2",
- * "neon", "portable") to check each: 0, or -1 if the CPU lacks it.
+ * chosen on first use.  Tests choose one by name ("avx512", "avx2",
+ * "sse2", "neon", "portable") to check each: 0, or -1 if the CPU lacks it.
  */
 typedef size_t arc4_chacha20_fn(const uint32_t in[16], uint8_t *out,
 				size_t nblocks);
@@ -83,6 +83,8 @@ typedef size_t arc4_chacha20_fn(const uint32_t in[16], uint8_t *out,
 ARC4_HIDDEN size_t arc4_chacha20_portable(const uint32_t in[16], uint8_t *out,
 					  size_t nblocks);
 #if defined(__x86_64__) || defined(__i386__)
+ARC4_HIDDEN size_t arc4_chacha20_avx512(const uint32_t in[16], uint8_t *out,
+					size_t nblocks);
 ARC4_HIDDEN size_t arc4_chacha20_sse2(const uint32_t in[16], uint8_t *out,
 				      size_t nblocks);
 ARC4_HIDDEN size_t arc4_chacha20_avx2(const uint32_t in[16], uint8_t *out,

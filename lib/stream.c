@@ -24,7 +24,7 @@
 
 #include "chacha20.h"
 
-enum { STREAM_BLOCKS = 8, STREAM_BUF = 64 * STREAM_BLOCKS };
+enum { STREAM_BLOCKS = 16, STREAM_BUF = 64 * STREAM_BLOCKS };
 
 struct arc4_stream {
 	uint32_t in[16];	/* key and nonce; the counter is set per fill */
@@ -114,7 +114,8 @@ static size_t stream_direct(struct arc4_stream *s, uint8_t *out, size_t len)
 	return n * STREAM_BUF;
 }
 
-ARC4_EXPORT void arc4_stream_buf(arc4_stream *s, void *buf, size_t len)
+/* Never through the exported name: a preloaded library may interpose it. */
+static void stream_buf(struct arc4_stream *s, void *buf, size_t len)
 {
 	uint8_t *out = buf;
 	size_t n;
@@ -135,15 +136,20 @@ ARC4_EXPORT void arc4_stream_buf(arc4_stream *s, void *buf, size_t len)
 	}
 }
 
+ARC4_EXPORT void arc4_stream_buf(arc4_stream *s, void *buf, size_t len)
+{
+	stream_buf(s, buf, len);
+}
+
 static uint32_t stream_u32_slow(struct arc4_stream *s)
 {
 	uint8_t b[4];
 
-	arc4_stream_buf(s, b, sizeof(b));
+	stream_buf(s, b, sizeof(b));
 	return arc4_load_le32(b);
 }
 
-ARC4_EXPORT uint32_t arc4_stream_u32(arc4_stream *s)
+static inline uint32_t stream_u32(struct arc4_stream *s)
 {
 	uint32_t v;
 
@@ -155,7 +161,12 @@ ARC4_EXPORT uint32_t arc4_stream_u32(arc4_stream *s)
 	return stream_u32_slow(s);
 }
 
-ARC4_EXPORT uint64_t arc4_stream_u64(arc4_stream *s)
+ARC4_EXPORT uint32_t arc4_stream_u32(arc4_stream *s)
+{
+	return stream_u32(s);
+}
+
+static inline uint64_t stream_u64(struct arc4_stream *s)
 {
 	uint8_t b[8];
 	uint64_t v;
@@ -164,10 +175,15 @@ ARC4_EXPORT uint64_t arc4_stream_u64(arc4_stream *s)
 		memcpy(b, s->buf + s->off, 8);
 		s->off += 8;
 	} else {
-		arc4_stream_buf(s, b, sizeof(b));
+		stream_buf(s, b, sizeof(b));
 	}
 	v = arc4_load_le32(b) | (uint64_t)arc4_load_le32(b + 4) << 32;
 	return v;
+}
+
+ARC4_EXPORT uint64_t arc4_stream_u64(arc4_stream *s)
+{
+	return stream_u64(s);
 }
 
 /* arc4random_uniform()'s rule: reject the lowest 2^32 mod upper_bound. */
@@ -179,14 +195,14 @@ ARC4_EXPORT uint32_t arc4_stream_uniform(arc4_stream *s, uint32_t upper_bound)
 		return 0;
 	min = -upper_bound % upper_bound;
 	do
-		r = arc4_stream_u32(s);
+		r = stream_u32(s);
 	while (r < min);
 	return r % upper_bound;
 }
 
 ARC4_EXPORT double arc4_stream_double(arc4_stream *s)
 {
-	return (double)(arc4_stream_u64(s) >> 11) * 0x1p-53;
+	return (double)(stream_u64(s) >> 11) * 0x1p-53;
 }
 
 /*

@@ -116,7 +116,8 @@ static uint64_t random_u64(void)
 
 /* Positions that matter: block and buffer edges, 2^32, 2^38, 2^60, the top. */
 static const uint64_t positions[] = {
-	0, 1, 3, 4, 63, 64, 65, 127, 255, 256, 511, 512, 513, 1021, 4093,
+	0, 1, 3, 4, 63, 64, 65, 127, 255, 256, 511, 512, 513, 1021, 1023,
+	1024, 1025, 2047, 4093,
 	4096, 1ull << 32, (1ull << 32) - 2, (1ull << 38) + 17, 1ull << 60,
 	(1ull << 60) + 509, (1ull << 63) - 5, -4096ull, -513ull, -64ull, -7ull,
 	-1ull,
@@ -138,6 +139,7 @@ FIXTURE_VARIANT_ADD(stream, portable) { .impl = "portable" };
 #if defined(__x86_64__) || defined(__i386__)
 FIXTURE_VARIANT_ADD(stream, sse2) { .impl = "sse2" };
 FIXTURE_VARIANT_ADD(stream, avx2) { .impl = "avx2" };
+FIXTURE_VARIANT_ADD(stream, avx512) { .impl = "avx512" };
 #endif
 #if defined(__aarch64__)
 FIXTURE_VARIANT_ADD(stream, neon) { .impl = "neon" };
