@@ -488,8 +488,16 @@ TEST(new_and_split_fail_with_enomem_only_when_memory_runs_out)
 	uint8_t key[32] = { 0 };
 	arc4_stream *s = arc4_stream_new(key, 0);
 
+	void *probe = NULL;
+
 	ASSERT_NE(NULL, s);
 	fail_alloc = 1;
+	if (posix_memalign(&probe, 64, 64) == 0) {
+		fail_alloc = 0;
+		free(probe);
+		arc4_stream_free(s);
+		SKIP(return, "posix_memalign() is not this program's (valgrind replaces it)");
+	}
 	errno = 0;
 	EXPECT_EQ(NULL, arc4_stream_new(key, 0));
 	EXPECT_EQ(ENOMEM, errno);
