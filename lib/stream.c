@@ -34,7 +34,10 @@ struct arc4_stream {
 	uint8_t buf[STREAM_BUF] __attribute__((aligned(64)));
 };
 
-/* Compute the buffer that holds the position, off < STREAM_BUF. */
+/*
+ * Compute the buffer that holds the position: the next buffer when off is
+ * at the end of this one.
+ */
 static void stream_fill(struct arc4_stream *s)
 {
 	if (s->off == STREAM_BUF) {
