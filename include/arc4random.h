@@ -85,6 +85,28 @@ void srand48_deterministic(long seed);
 unsigned short *seed48_deterministic(unsigned short xseed[3]);
 void lcong48_deterministic(unsigned short param[7]);
 
+/*
+ * Deterministic streams (arc4_stream(3)): byte p of a stream is byte
+ * p % 64 of the ChaCha20 block with the key, the 64-bit block counter
+ * p / 64 in state words 12-13 and `stream` in words 14-15, as a
+ * /dev/arc4 descriptor seeded with ARC4_IOC_SEED returns it.  u32 and u64
+ * take the next 4 and 8 bytes little-endian; tell and seek are byte
+ * positions, O(1), modulo 2^64.  A stream has no lock: one per thread.
+ * arc4_stream_new() and arc4_stream_split() fail only with ENOMEM (NULL).
+ */
+typedef struct arc4_stream arc4_stream;
+
+arc4_stream *arc4_stream_new(const uint8_t key[32], uint64_t stream);
+void arc4_stream_free(arc4_stream *s);
+void arc4_stream_buf(arc4_stream *s, void *buf, size_t len);
+uint32_t arc4_stream_u32(arc4_stream *s);
+uint64_t arc4_stream_u64(arc4_stream *s);
+uint32_t arc4_stream_uniform(arc4_stream *s, uint32_t upper_bound);
+double arc4_stream_double(arc4_stream *s);
+uint64_t arc4_stream_tell(const arc4_stream *s);
+void arc4_stream_seek(arc4_stream *s, uint64_t pos);
+arc4_stream *arc4_stream_split(const arc4_stream *s, uint64_t index);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * ChaCha20, the portable half of the deterministic contract: where
- * /dev/arc4 is missing, det.c computes here the bytes the device would
- * have returned for the same key and nonce, so a seed gives the same
- * sequence with and without the module.
+ * ChaCha20, portable, and the choice of implementation.
+ *
+ * The portable code is one block at a time and runs everywhere; the SIMD
+ * implementations (chacha20-x86.c, chacha20-neon.c) compute several
+ * blocks side by side and leave what does not fill their width to the
+ * next narrower one.  All of them give the same bytes: the tests check
+ * each against OpenSSL.
  */
 #include <string.h>
 
@@ -21,29 +24,10 @@ static inline uint32_t rotl32(uint32_t v, int n)
 	c += d; b = rotl32(b ^ c, 7);				\
 } while (0)
 
-/*
- * Words 12-13 hold the block counter and 14-15 the nonce (original
- * ChaCha20, not RFC 8439's 32-bit counter and 96-bit nonce), as the
- * module's stream does.  The working state is wiped: it is key material.
- */
-void arc4_chacha20_block(const uint8_t key[32], uint64_t counter,
-			 uint64_t nonce, uint8_t out[64])
+static void chacha20_rounds(uint32_t x[16])
 {
-	uint32_t in[16], x[16];
 	int i;
 
-	in[0] = 0x61707865;	/* "expand 32-byte k" */
-	in[1] = 0x3320646e;
-	in[2] = 0x79622d32;
-	in[3] = 0x6b206574;
-	for (i = 0; i < 8; i++)
-		in[4 + i] = arc4_load_le32(key + 4 * i);
-	in[12] = (uint32_t)counter;
-	in[13] = (uint32_t)(counter >> 32);
-	in[14] = (uint32_t)nonce;
-	in[15] = (uint32_t)(nonce >> 32);
-
-	memcpy(x, in, sizeof(x));
 	for (i = 0; i < 10; i++) {
 		QUARTER(x[0], x[4], x[8], x[12]);
 		QUARTER(x[1], x[5], x[9], x[13]);
@@ -54,8 +38,141 @@ void arc4_chacha20_block(const uint8_t key[32], uint64_t counter,
 		QUARTER(x[2], x[7], x[8], x[13]);
 		QUARTER(x[3], x[4], x[9], x[14]);
 	}
-	for (i = 0; i < 16; i++)
-		arc4_store_le32(out + 4 * i, x[i] + in[i]);
+}
+
+void arc4_chacha20_init(uint32_t in[16], const uint8_t key[32],
+			uint64_t counter, uint64_t nonce)
+{
+	int i;
+
+	in[0] = 0x61707865;	/* "expand 32-byte k" */
+	in[1] = 0x3320646e;
+	in[2] = 0x79622d32;
+	in[3] = 0x6b206574;
+	for (i = 0; i < 8; i++)
+		in[4 + i] = arc4_load_le32(key + 4 * i);
+	arc4_chacha20_set_counter(in, counter);
+	in[14] = (uint32_t)nonce;
+	in[15] = (uint32_t)(nonce >> 32);
+}
+
+size_t arc4_chacha20_portable(const uint32_t in[16], uint8_t *out,
+			      size_t nblocks)
+{
+	uint64_t counter = arc4_chacha20_counter(in);
+	uint32_t st[16], x[16];
+	size_t b;
+	int i;
+
+	memcpy(st, in, sizeof(st));
+	for (b = 0; b < nblocks; b++, out += 64) {
+		arc4_chacha20_set_counter(st, counter + b);
+		memcpy(x, st, sizeof(x));
+		chacha20_rounds(x);
+		for (i = 0; i < 16; i++)
+			arc4_store_le32(out + 4 * i, x[i] + st[i]);
+	}
 	explicit_bzero(x, sizeof(x));
+	explicit_bzero(st, sizeof(st));
+	return nblocks;
+}
+
+void arc4_hchacha20(const uint8_t key[32], const uint8_t in[16],
+		    uint8_t out[32])
+{
+	uint32_t x[16];
+	int i;
+
+	arc4_chacha20_init(x, key, 0, 0);
+	for (i = 0; i < 4; i++)
+		x[12 + i] = arc4_load_le32(in + 4 * i);
+	chacha20_rounds(x);
+	for (i = 0; i < 4; i++) {
+		arc4_store_le32(out + 4 * i, x[i]);
+		arc4_store_le32(out + 16 + 4 * i, x[12 + i]);
+	}
+	explicit_bzero(x, sizeof(x));
+}
+
+/*
+ * Widest first.  The CPU is asked once, on first use; a race between
+ * two first uses makes both store the same index.
+ */
+static const struct {
+	const char *name;
+	arc4_chacha20_fn *fn;
+} chacha20_impls[] = {
+#if defined(__x86_64__) || defined(__i386__)
+	{ "avx512", arc4_chacha20_avx512 },
+	{ "avx2", arc4_chacha20_avx2 },
+	{ "sse2", arc4_chacha20_sse2 },
+#endif
+#if defined(__aarch64__)
+	{ "neon", arc4_chacha20_neon },
+#endif
+	{ "portable", arc4_chacha20_portable },
+};
+
+enum { CHACHA20_NIMPLS = sizeof(chacha20_impls) / sizeof(chacha20_impls[0]) };
+
+static int chacha20_first = -1;
+
+static int chacha20_cpu_has(const char *name)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_cpu_init();
+	if (strcmp(name, "avx512") == 0)
+		return __builtin_cpu_supports("avx512f");
+	if (strcmp(name, "avx2") == 0)
+		return __builtin_cpu_supports("avx2");
+	if (strcmp(name, "sse2") == 0)
+		return __builtin_cpu_supports("sse2");
+#endif
+	(void)name;
+	return 1;
+}
+
+int arc4_chacha20_select(const char *name)
+{
+	int i;
+
+	for (i = 0; i < CHACHA20_NIMPLS; i++) {
+		if (name && strcmp(name, chacha20_impls[i].name) != 0)
+			continue;
+		if (!chacha20_cpu_has(chacha20_impls[i].name))
+			continue;
+		__atomic_store_n(&chacha20_first, i, __ATOMIC_RELAXED);
+		return 0;
+	}
+	return -1;
+}
+
+void arc4_chacha20_blocks(const uint32_t in[16], uint8_t *out, size_t nblocks)
+{
+	int i = __atomic_load_n(&chacha20_first, __ATOMIC_RELAXED);
+	uint32_t st[16];
+	size_t done;
+
+	if (arc4_unlikely(i < 0)) {
+		arc4_chacha20_select(NULL);
+		i = __atomic_load_n(&chacha20_first, __ATOMIC_RELAXED);
+	}
+	memcpy(st, in, sizeof(st));
+	for (; nblocks > 0; i++) {
+		done = chacha20_impls[i].fn(st, out, nblocks);
+		out += 64 * done;
+		nblocks -= done;
+		arc4_chacha20_set_counter(st, arc4_chacha20_counter(st) + done);
+	}
+	explicit_bzero(st, sizeof(st));
+}
+
+void arc4_chacha20_block(const uint8_t key[32], uint64_t counter,
+			 uint64_t nonce, uint8_t out[64])
+{
+	uint32_t in[16];
+
+	arc4_chacha20_init(in, key, counter, nonce);
+	arc4_chacha20_blocks(in, out, 1);
 	explicit_bzero(in, sizeof(in));
 }

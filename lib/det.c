@@ -103,13 +103,14 @@ void arc4_det_seed(struct arc4_det *d, uint64_t nonce, uint32_t seed)
 	errno = saved_errno;
 }
 
+/* The buffer computed here, as arc4_stream computes it (SIMD where it can). */
 static void det_compute(struct arc4_det *d)
 {
-	size_t off;
+	uint32_t in[16];
 
-	for (off = 0; off < sizeof(d->buf); off += 64)
-		arc4_chacha20_block(d->seed.key, (d->base + off) / 64,
-				    d->seed.nonce, d->buf + off);
+	arc4_chacha20_init(in, d->seed.key, d->base / 64, d->seed.nonce);
+	arc4_chacha20_blocks(in, d->buf, sizeof(d->buf) / 64);
+	explicit_bzero(in, sizeof(in));
 	d->len = sizeof(d->buf);
 }
 

@@ -1,7 +1,8 @@
-# make bench: arc4 against /dev/urandom, getrandom(), glibc and libbsd.
-# Not a test.  See bench/run; results go to build/bench/.
+# make bench: arc4 against /dev/urandom, getrandom(), glibc and libbsd
+# (bench/run), and arc4_stream against Rust's rand_chacha and the device
+# (bench/stream).  Not a test.  Results go to build/bench/.
 
-BENCH_DEPS := libbsd-dev gnuplot-nox strace
+BENCH_DEPS := libbsd-dev gnuplot-nox strace cargo librust-rand-chacha-dev
 
 .PHONY: bench bench-bins
 
@@ -11,3 +12,4 @@ bench-bins: all ## the benchmark programs in build/bench/
 
 bench: bench-bins ## arc4 against its peers (not a test)
 	@bench/run
+	@bench/stream

@@ -53,7 +53,17 @@ ARC4_MAN_LINKS	:= arc4random_buf.3:arc4random.3 \
 		   srandom_deterministic.3:srand_deterministic.3 \
 		   srandomdev.3:srand_deterministic.3 \
 		   seed48_deterministic.3:srand48_deterministic.3 \
-		   lcong48_deterministic.3:srand48_deterministic.3
+		   lcong48_deterministic.3:srand48_deterministic.3 \
+		   arc4_stream_new.3:arc4_stream.3 \
+		   arc4_stream_free.3:arc4_stream.3 \
+		   arc4_stream_buf.3:arc4_stream.3 \
+		   arc4_stream_u32.3:arc4_stream.3 \
+		   arc4_stream_u64.3:arc4_stream.3 \
+		   arc4_stream_uniform.3:arc4_stream.3 \
+		   arc4_stream_double.3:arc4_stream.3 \
+		   arc4_stream_tell.3:arc4_stream.3 \
+		   arc4_stream_seek.3:arc4_stream.3 \
+		   arc4_stream_split.3:arc4_stream.3
 
 ARC4_DKMS_SRC	:= $(DKMSDIR)/arc4-$(ARC4_VERSION)
 # The shim compiles this path in (lib/Makefile's SYSCONFDIR).

@@ -26,7 +26,18 @@ int main(void)
 {
 	unsigned char b[4];
 	unsigned short x[3] = { 1, 2, 3 }, p[7] = { 1, 2, 3, 4, 5, 6, 7 };
+	static const uint8_t key[32] = { 1 };
+	arc4_stream *s = arc4_stream_new(key, 7), *c;
 
+	arc4_stream_buf(s, b, sizeof(b));
+	(void)arc4_stream_u32(s);
+	(void)arc4_stream_u64(s);
+	(void)arc4_stream_uniform(s, 6);
+	(void)arc4_stream_double(s);
+	arc4_stream_seek(s, arc4_stream_tell(s));
+	c = arc4_stream_split(s, 1);
+	arc4_stream_free(c);
+	arc4_stream_free(s);
 	arc4random_buf(b, sizeof(b));
 	srand_deterministic(1);
 	srandom_deterministic(1);

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * arc4_stream: deterministic ChaCha20 streams the caller keys, computed in
+ * the process (arc4_stream(3)).
+ *
+ * Byte p of a stream is byte p % 64 of the ChaCha20 block with the key,
+ * block counter p / 64 and nonce `stream`: /dev/arc4's ARC4_IOC_SEED
+ * layout.  The position is a 64-bit byte count and wraps modulo 2^64:
+ * after byte 2^64 - 1 comes byte 0, so the block counter never passes
+ * 2^58 - 1 and seek() accepts every value.
+ *
+ * A stream keeps one buffer of STREAM_BUF bytes starting at a multiple of
+ * STREAM_BUF (so it never straddles the wrap), computed when first needed:
+ * seek() only records the position, whatever its size.  The common u32()
+ * is one bounds test and one load.  No lock: a stream belongs to one
+ * thread at a time, as rand_r()'s state does.  Nothing here changes errno
+ * except a failed allocation (ENOMEM).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arc4random.h>
+
+#include "chacha20.h"
+
+enum { STREAM_BLOCKS = 16, STREAM_BUF = 64 * STREAM_BLOCKS };
+
+struct arc4_stream {
+	uint32_t in[16];	/* key and nonce; the counter is set per fill */
+	uint64_t base;		/* position of buf[0], a multiple of STREAM_BUF */
+	uint32_t off;		/* position - base, at most STREAM_BUF */
+	uint32_t len;		/* valid bytes in buf: 0 or STREAM_BUF */
+	uint8_t buf[STREAM_BUF] __attribute__((aligned(64)));
+};
+
+/*
+ * Compute the buffer that holds the position: the next buffer when off is
+ * at the end of this one.
+ */
+static void stream_fill(struct arc4_stream *s)
+{
+	if (s->off == STREAM_BUF) {
+		s->base += STREAM_BUF;
+		s->off = 0;
+	}
+	arc4_chacha20_set_counter(s->in, s->base / 64);
+	arc4_chacha20_blocks(s->in, s->buf, STREAM_BLOCKS);
+	s->len = STREAM_BUF;
+}
+
+static struct arc4_stream *stream_alloc(void)
+{
+	struct arc4_stream *s;
+	int saved_errno = errno;
+
+	if (posix_memalign((void **)&s, 64, sizeof(*s)) != 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	errno = saved_errno;
+	s->base = 0;
+	s->off = s->len = 0;
+	return s;
+}
+
+ARC4_EXPORT arc4_stream *arc4_stream_new(const uint8_t key[32], uint64_t stream)
+{
+	struct arc4_stream *s = stream_alloc();
+
+	if (s)
+		arc4_chacha20_init(s->in, key, 0, stream);
+	return s;
+}
+
+ARC4_EXPORT void arc4_stream_free(arc4_stream *s)
+{
+	if (!s)
+		return;
+	explicit_bzero(s, sizeof(*s));
+	free(s);
+}
+
+ARC4_EXPORT uint64_t arc4_stream_tell(const arc4_stream *s)
+{
+	return s->base + s->off;
+}
+
+ARC4_EXPORT void arc4_stream_seek(arc4_stream *s, uint64_t pos)
+{
+	uint64_t base = pos & ~(uint64_t)(STREAM_BUF - 1);
+
+	if (base != s->base) {
+		s->base = base;
+		s->len = 0;
+	}
+	s->off = (uint32_t)(pos - base);
+}
+
+/*
+ * Whole buffers go straight into the caller's memory when the position
+ * is at a buffer boundary (up to the wrap); the rest through the buffer.
+ */
+static size_t stream_direct(struct arc4_stream *s, uint8_t *out, size_t len)
+{
+	uint64_t pos = s->base + STREAM_BUF;
+	uint64_t n = len / STREAM_BUF, room = -pos / STREAM_BUF;
+
+	if (n > room)
+		n = room;
+	if (n == 0)
+		return 0;
+	arc4_chacha20_set_counter(s->in, pos / 64);
+	arc4_chacha20_blocks(s->in, out, n * STREAM_BLOCKS);
+	s->base += n * STREAM_BUF;
+	s->len = 0;
+	return n * STREAM_BUF;
+}
+
+/* Never through the exported name: a preloaded library may interpose it. */
+static void stream_buf(struct arc4_stream *s, void *buf, size_t len)
+{
+	uint8_t *out = buf;
+	size_t n;
+
+	while (len > 0) {
+		n = s->off == STREAM_BUF ? stream_direct(s, out, len) : 0;
+		if (n == 0) {
+			if (s->off >= s->len)
+				stream_fill(s);
+			n = s->len - s->off;
+			if (n > len)
+				n = len;
+			memcpy(out, s->buf + s->off, n);
+			s->off += n;
+		}
+		out += n;
+		len -= n;
+	}
+}
+
+ARC4_EXPORT void arc4_stream_buf(arc4_stream *s, void *buf, size_t len)
+{
+	stream_buf(s, buf, len);
+}
+
+static uint32_t stream_u32_slow(struct arc4_stream *s)
+{
+	uint8_t b[4];
+
+	stream_buf(s, b, sizeof(b));
+	return arc4_load_le32(b);
+}
+
+static inline uint32_t stream_u32(struct arc4_stream *s)
+{
+	uint32_t v;
+
+	if (arc4_likely(s->off + 4 <= s->len)) {
+		v = arc4_load_le32(s->buf + s->off);
+		s->off += 4;
+		return v;
+	}
+	return stream_u32_slow(s);
+}
+
+ARC4_EXPORT uint32_t arc4_stream_u32(arc4_stream *s)
+{
+	return stream_u32(s);
+}
+
+static inline uint64_t stream_u64(struct arc4_stream *s)
+{
+	uint8_t b[8];
+	uint64_t v;
+
+	if (arc4_likely(s->off + 8 <= s->len)) {
+		memcpy(b, s->buf + s->off, 8);
+		s->off += 8;
+	} else {
+		stream_buf(s, b, sizeof(b));
+	}
+	v = arc4_load_le32(b) | (uint64_t)arc4_load_le32(b + 4) << 32;
+	return v;
+}
+
+ARC4_EXPORT uint64_t arc4_stream_u64(arc4_stream *s)
+{
+	return stream_u64(s);
+}
+
+/* arc4random_uniform()'s rule: reject the lowest 2^32 mod upper_bound. */
+ARC4_EXPORT uint32_t arc4_stream_uniform(arc4_stream *s, uint32_t upper_bound)
+{
+	uint32_t min, r;
+
+	if (upper_bound < 2)
+		return 0;
+	min = -upper_bound % upper_bound;
+	do
+		r = stream_u32(s);
+	while (r < min);
+	return r % upper_bound;
+}
+
+ARC4_EXPORT double arc4_stream_double(arc4_stream *s)
+{
+	return (double)(stream_u64(s) >> 11) * 0x1p-53;
+}
+
+/*
+ * The child's key is HChaCha20(parent key, LE64(parent stream) ||
+ * LE64(index)): a pseudorandom function of the pair under the parent's
+ * key, so children of different indices, and of different parent
+ * streams, are unrelated keys, and no child shares the parent's key.
+ */
+ARC4_EXPORT arc4_stream *arc4_stream_split(const arc4_stream *s,
+					   uint64_t index)
+{
+	struct arc4_stream *c = stream_alloc();
+	uint8_t key[32], inp[16];
+	int i;
+
+	if (!c)
+		return NULL;
+	for (i = 0; i < 8; i++)
+		arc4_store_le32(key + 4 * i, s->in[4 + i]);
+	arc4_store_le32(inp, s->in[14]);
+	arc4_store_le32(inp + 4, s->in[15]);
+	arc4_store_le32(inp + 8, (uint32_t)index);
+	arc4_store_le32(inp + 12, (uint32_t)(index >> 32));
+	arc4_hchacha20(key, inp, key);
+	arc4_chacha20_init(c->in, key, 0, 0);
+	explicit_bzero(key, sizeof(key));
+	return c;
+}

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arc4_stream: every call against OpenSSL's ChaCha20 (the bytes, u32, u64,
+ * uniform, double, tell and seek anywhere in the 2^64-byte stream, odd
+ * lengths, unaligned buffers, the wrap), split against HChaCha20 derived
+ * from OpenSSL's keystream, srand_deterministic() as a stream, errno,
+ * fork, ENOMEM, and the device: a seeded /dev/arc4 descriptor read at p
+ * gives the same bytes.  Each ChaCha20 implementation the CPU runs is
+ * checked on its own (the fixture's variants), the default choice too.
+ *
+ * Linked with libarc4.a to reach the library's hidden
+ * arc4_chacha20_select(), which forces an implementation; the exported
+ * symbols are checked through libarc4.so by stream-oracles.sh.
+ * libsodium's HChaCha20 and Rust's rand_chacha are the oracles there.
+ */
+#include <dlfcn.h>
+#include <sys/ioctl.h>
+#include <openssl/evp.h>
+#include <linux/arc4.h>
+
+#include "arc4random.h"
+#include "kselftest_harness.h"
+#include "shim_test.h"
+
+int arc4_chacha20_select(const char *name);
+
+/*
+ * OpenSSL's chacha20 with the 16-byte IV LE64(p / 64) || LE64(stream): the
+ * stream's layout.  The stream wraps at 2^64 bytes, OpenSSL's counter
+ * does not: a range that crosses the wrap is two calls.
+ */
+static void ossl_part(const uint8_t key[32], uint64_t stream, uint64_t p,
+		      uint8_t *out, size_t len)
+{
+	uint8_t iv[16], *zero = calloc(1, len + 64), *tmp = malloc(len + 64);
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	int n;
+
+	for (int i = 0; i < 8; i++) {
+		iv[i] = (p / 64) >> (8 * i);
+		iv[8 + i] = stream >> (8 * i);
+	}
+	EVP_EncryptInit_ex(c, EVP_chacha20(), NULL, key, iv);
+	EVP_EncryptUpdate(c, tmp, &n, zero, p % 64 + len);
+	memcpy(out, tmp + p % 64, len);
+	EVP_CIPHER_CTX_free(c);
+	free(zero);
+	free(tmp);
+}
+
+static void ossl_bytes(const uint8_t key[32], uint64_t stream, uint64_t p,
+		       uint8_t *out, size_t len)
+{
+	uint64_t to_wrap = -p;
+
+	if (p != 0 && len > to_wrap) {
+		ossl_part(key, stream, p, out, to_wrap);
+		ossl_part(key, stream, 0, out + to_wrap, len - to_wrap);
+	} else {
+		ossl_part(key, stream, p, out, len);
+	}
+}
+
+static uint32_t le32(const uint8_t *b)
+{
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *b)
+{
+	return le32(b) | (uint64_t)le32(b + 4) << 32;
+}
+
+/*
+ * HChaCha20 from OpenSSL: the ChaCha20 block whose words 12-15 are the
+ * 16-byte input is the permuted state plus the input state, so HChaCha20's
+ * words 0-3 and 12-15 are that block's words minus the input's.
+ */
+static void ossl_hchacha20(const uint8_t key[32], const uint8_t in[16],
+			   uint8_t out[32])
+{
+	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e,
+					   0x79622d32, 0x6b206574 };
+	uint8_t blk[64], zero[64] = { 0 };
+	EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+	int n;
+
+	EVP_EncryptInit_ex(c, EVP_chacha20(), NULL, key, in);
+	EVP_EncryptUpdate(c, blk, &n, zero, 64);
+	EVP_CIPHER_CTX_free(c);
+	for (int i = 0; i < 4; i++) {
+		uint32_t a = le32(blk + 4 * i) - sigma[i];
+		uint32_t b = le32(blk + 48 + 4 * i) - le32(in + 4 * i);
+
+		for (int k = 0; k < 4; k++) {
+			out[4 * i + k] = a >> (8 * k);
+			out[16 + 4 * i + k] = b >> (8 * k);
+		}
+	}
+}
+
+static void random_key(uint8_t key[32])
+{
+	if (getrandom(key, 32, 0) != 32)
+		abort();
+}
+
+static uint64_t random_u64(void)
+{
+	uint64_t v;
+
+	if (getrandom(&v, sizeof(v), 0) != sizeof(v))
+		abort();
+	return v;
+}
+
+/* Positions that matter: block and buffer edges, 2^32, 2^38, 2^60, the top. */
+static const uint64_t positions[] = {
+	0, 1, 3, 4, 63, 64, 65, 127, 255, 256, 511, 512, 513, 1021, 1023,
+	1024, 1025, 2047, 4093,
+	4096, 1ull << 32, (1ull << 32) - 2, (1ull << 38) + 17, 1ull << 60,
+	(1ull << 60) + 509, (1ull << 63) - 5, -4096ull, -513ull, -64ull, -7ull,
+	-1ull,
+};
+#define NPOS (sizeof(positions) / sizeof(positions[0]))
+
+FIXTURE(stream) {
+	uint8_t key[32];
+	uint64_t id;
+	arc4_stream *s;
+};
+
+FIXTURE_VARIANT(stream) {
+	const char *impl;	/* NULL: the library's own choice */
+};
+
+FIXTURE_VARIANT_ADD(stream, default) { .impl = NULL };
+FIXTURE_VARIANT_ADD(stream, portable) { .impl = "portable" };
+#if defined(__x86_64__) || defined(__i386__)
+FIXTURE_VARIANT_ADD(stream, sse2) { .impl = "sse2" };
+FIXTURE_VARIANT_ADD(stream, avx2) { .impl = "avx2" };
+FIXTURE_VARIANT_ADD(stream, avx512) { .impl = "avx512" };
+#endif
+#if defined(__aarch64__)
+FIXTURE_VARIANT_ADD(stream, neon) { .impl = "neon" };
+#endif
+
+/*
+ * The harness runs a test's body after a SKIP in its setup: each body
+ * starts with NEED_IMPL().
+ */
+#define NEED_IMPL() do {						\
+	if (!self->s)							\
+		SKIP(return, "this CPU has no %s", variant->impl);	\
+} while (0)
+
+FIXTURE_SETUP(stream)
+{
+	self->s = NULL;
+	if (variant->impl && arc4_chacha20_select(variant->impl) != 0)
+		SKIP(return, "this CPU has no %s", variant->impl);
+	random_key(self->key);
+	self->id = random_u64();
+	self->s = arc4_stream_new(self->key, self->id);
+	ASSERT_NE(NULL, self->s);
+}
+
+FIXTURE_TEARDOWN(stream)
+{
+	arc4_stream_free(self->s);
+}
+
+TEST_F(stream, bytes_at_any_position_odd_length_unaligned_equal_openssl)
+{
+	NEED_IMPL();
+	uint8_t *got = malloc(5000 + 8), *want = malloc(5000);
+
+	for (size_t i = 0; i < NPOS; i++) {
+		for (size_t len = 1; len < 5000; len = len * 3 + i % 5) {
+			uint8_t *dst = got + (len + i) % 8;
+
+			arc4_stream_seek(self->s, positions[i]);
+			arc4_stream_buf(self->s, dst, len);
+			ossl_bytes(self->key, self->id, positions[i], want, len);
+			ASSERT_EQ(0, memcmp(dst, want, len))
+				TH_LOG("%zu bytes at %#llx", len,
+				       (unsigned long long)positions[i]);
+			ASSERT_EQ(positions[i] + len, arc4_stream_tell(self->s));
+		}
+	}
+	free(got);
+	free(want);
+}
+
+/* Many calls of mixed sizes in a row: the concatenation is the stream. */
+TEST_F(stream, consecutive_calls_concatenate)
+{
+	NEED_IMPL();
+	enum { TOTAL = 40000 };
+	uint8_t *got = malloc(TOTAL), *want = malloc(TOTAL);
+	size_t off = 0, step = 0;
+	uint64_t start = (1ull << 40) + 3;
+
+	arc4_stream_seek(self->s, start);
+	while (off < TOTAL) {
+		size_t n = (step++ * 7919) % 1500;
+
+		if (n > TOTAL - off)
+			n = TOTAL - off;
+		if (step % 3 == 0 && off + 4 <= TOTAL) {
+			uint32_t v = arc4_stream_u32(self->s);
+
+			memcpy(got + off, &v, 4);	/* little-endian host */
+			off += 4;
+			continue;
+		}
+		arc4_stream_buf(self->s, got + off, n);
+		off += n;
+	}
+	ossl_bytes(self->key, self->id, start, want, TOTAL);
+	EXPECT_EQ(0, memcmp(got, want, TOTAL));
+	free(got);
+	free(want);
+}
+
+TEST_F(stream, u32_and_u64_are_the_next_bytes_little_endian)
+{
+	NEED_IMPL();
+	uint8_t want[64];
+
+	for (size_t i = 0; i < NPOS; i++) {
+		for (uint64_t d = 0; d < 12; d++) {
+			uint64_t p = positions[i] + d;
+
+			ossl_bytes(self->key, self->id, p, want, sizeof(want));
+			arc4_stream_seek(self->s, p);
+			ASSERT_EQ(le32(want), arc4_stream_u32(self->s));
+			ASSERT_EQ(le64(want + 4), arc4_stream_u64(self->s));
+			ASSERT_EQ(le32(want + 12), arc4_stream_u32(self->s));
+			ASSERT_EQ(p + 16, arc4_stream_tell(self->s));
+		}
+	}
+}
+
+/*
+ * The position is modulo 2^64: after byte 2^64 - 1 comes byte 0, and
+ * tell() says so.
+ */
+TEST_F(stream, position_wraps_at_2_to_the_64)
+{
+	NEED_IMPL();
+	uint8_t got[20], want[20];
+
+	arc4_stream_seek(self->s, -7ull);
+	arc4_stream_buf(self->s, got, sizeof(got));
+	ossl_part(self->key, self->id, -7ull, want, 7);
+	ossl_part(self->key, self->id, 0, want + 7, 13);
+	EXPECT_EQ(0, memcmp(got, want, sizeof(got)));
+	EXPECT_EQ(13, arc4_stream_tell(self->s));
+
+	arc4_stream_seek(self->s, -2ull);
+	EXPECT_EQ(le32(want + 5), arc4_stream_u32(self->s));
+	EXPECT_EQ(2, arc4_stream_tell(self->s));
+}
+
+TEST_F(stream, seek_and_tell_are_positions)
+{
+	NEED_IMPL();
+	uint8_t b[3];
+
+	EXPECT_EQ(0, arc4_stream_tell(self->s));
+	for (size_t i = 0; i < NPOS; i++) {
+		arc4_stream_seek(self->s, positions[i]);
+		EXPECT_EQ(positions[i], arc4_stream_tell(self->s));
+		arc4_stream_buf(self->s, b, 0);
+		EXPECT_EQ(positions[i], arc4_stream_tell(self->s));
+		arc4_stream_buf(self->s, b, 3);
+		EXPECT_EQ(positions[i] + 3, arc4_stream_tell(self->s));
+	}
+}
+
+/* arc4random_uniform()'s rule, by hand, on OpenSSL's bytes. */
+static uint32_t uniform_oracle(const uint8_t key[32], uint64_t id, uint64_t *p,
+			       uint32_t bound)
+{
+	uint8_t b[4];
+	uint32_t r, min = bound < 2 ? 0 : (uint32_t)((1ull << 32) % bound);
+
+	if (bound < 2)
+		return 0;
+	do {
+		ossl_bytes(key, id, *p, b, 4);
+		*p += 4;
+		r = le32(b);
+	} while (r < min);
+	return r % bound;
+}
+
+TEST_F(stream, uniform_is_arc4random_uniform_rule_on_the_u32s)
+{
+	NEED_IMPL();
+	static const uint32_t bounds[] = { 0, 1, 2, 3, 7, 10, 1000,
+		0x55555556u, 0x80000000u, 0x80000001u, 0xc0000001u,
+		0xfffffffeu, 0xffffffffu };
+	uint64_t p = 0;
+	int rejected = 0;
+
+	for (int k = 0; k < 300; k++) {
+		for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++) {
+			uint64_t before = p;
+			uint32_t want = uniform_oracle(self->key, self->id, &p,
+						       bounds[i]);
+
+			rejected += p - before > 4;
+			ASSERT_EQ(want, arc4_stream_uniform(self->s, bounds[i]))
+				TH_LOG("bound %u", bounds[i]);
+			ASSERT_EQ(p, arc4_stream_tell(self->s));
+		}
+	}
+	/* 0x80000001 rejects half its draws: the rule was exercised. */
+	EXPECT_LT(100, rejected);
+}
+
+TEST_F(stream, double_is_u64_top_53_bits_times_2_to_the_minus_53)
+{
+	NEED_IMPL();
+	uint8_t b[8 * 1000];
+
+	arc4_stream_seek(self->s, 12345);
+	ossl_bytes(self->key, self->id, 12345, b, sizeof(b));
+	for (int i = 0; i < 1000; i++) {
+		double want = ldexp((double)(le64(b + 8 * i) >> 11), -53);
+		double got = arc4_stream_double(self->s);
+
+		ASSERT_EQ(0, memcmp(&want, &got, sizeof(got)));
+		ASSERT_TRUE(got >= 0.0 && got < 1.0);
+	}
+}
+
+/*
+ * split: HChaCha20 of the parent's key with LE64(parent stream) ||
+ * LE64(index) as the child's key, stream 0, position 0.
+ */
+TEST_F(stream, split_child_is_hchacha20_key_stream_0_position_0)
+{
+	NEED_IMPL();
+	static const uint64_t idx[] = { 0, 1, 2, 0xffffffffull,
+					0x100000000ull, -1ull };
+	uint8_t in[16], ck[32], got[300], want[300], parent[300];
+
+	arc4_stream_seek(self->s, 777);
+	for (size_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++) {
+		arc4_stream *c = arc4_stream_split(self->s, idx[i]);
+
+		ASSERT_NE(NULL, c);
+		for (int k = 0; k < 8; k++) {
+			in[k] = self->id >> (8 * k);
+			in[8 + k] = idx[i] >> (8 * k);
+		}
+		ossl_hchacha20(self->key, in, ck);
+		EXPECT_EQ(0, arc4_stream_tell(c));
+		arc4_stream_buf(c, got, sizeof(got));
+		ossl_bytes(ck, 0, 0, want, sizeof(want));
+		EXPECT_EQ(0, memcmp(got, want, sizeof(got)));
+		ossl_bytes(self->key, self->id, 0, parent, sizeof(parent));
+		EXPECT_NE(0, memcmp(got, parent, sizeof(got)));
+		arc4_stream_free(c);
+	}
+	EXPECT_EQ(777, arc4_stream_tell(self->s));
+}
+
+TEST_F(stream, split_children_of_other_indices_differ_same_index_same)
+{
+	NEED_IMPL();
+	arc4_stream *a = arc4_stream_split(self->s, 5);
+	arc4_stream *b = arc4_stream_split(self->s, 5);
+	arc4_stream *c = arc4_stream_split(self->s, 6);
+	uint64_t va = arc4_stream_u64(a), vb = arc4_stream_u64(b);
+
+	EXPECT_EQ(va, vb);
+	EXPECT_NE(va, arc4_stream_u64(c));
+	arc4_stream_free(a);
+	arc4_stream_free(b);
+	arc4_stream_free(c);
+}
+
+/* No call changes errno; new() and split() leave it alone on success. */
+TEST_F(stream, errno_untouched)
+{
+	NEED_IMPL();
+	uint8_t b[5000];
+	arc4_stream *c;
+
+	errno = 4242;
+	arc4_stream_seek(self->s, (1ull << 60) + 3);
+	arc4_stream_buf(self->s, b, sizeof(b));
+	arc4_stream_u32(self->s);
+	arc4_stream_u64(self->s);
+	arc4_stream_uniform(self->s, 0x80000001u);
+	arc4_stream_double(self->s);
+	arc4_stream_tell(self->s);
+	c = arc4_stream_split(self->s, 1);
+	arc4_stream_free(c);
+	arc4_stream_free(NULL);
+	c = arc4_stream_new(self->key, 1);
+	arc4_stream_free(c);
+	EXPECT_EQ(4242, errno);
+}
+
+/* Fork leaves both copies at the same position: the same values follow. */
+TEST_F(stream, fork_child_continues_identically)
+{
+	NEED_IMPL();
+	uint64_t mine[64], theirs[64];
+	int fd[2];
+	pid_t pid;
+
+	arc4_stream_seek(self->s, 1000003);
+	arc4_stream_u32(self->s);
+	ASSERT_EQ(0, pipe(fd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		for (int i = 0; i < 64; i++)
+			mine[i] = arc4_stream_u64(self->s);
+		_exit(write(fd[1], mine, sizeof(mine)) != sizeof(mine));
+	}
+	close(fd[1]);
+	for (int i = 0; i < 64; i++)
+		mine[i] = arc4_stream_u64(self->s);
+	ASSERT_EQ(sizeof(theirs), read(fd[0], theirs, sizeof(theirs)));
+	close(fd[0]);
+	EXPECT_EQ(0, memcmp(mine, theirs, sizeof(mine)));
+	EXPECT_EQ(pid, waitpid(pid, NULL, 0));
+}
+
+/* srand_deterministic(s): the seed rule's stream, values u32 & 0x7fffffff. */
+TEST(srand_deterministic_is_the_seed_rule_stream)
+{
+	static const uint32_t seeds[] = { 0, 1, 2024, 0xffffffffu };
+
+	for (size_t i = 0; i < 4; i++) {
+		uint8_t key[32] = { seeds[i], seeds[i] >> 8, seeds[i] >> 16,
+				    seeds[i] >> 24 };
+		arc4_stream *rs = arc4_stream_new(key, le64((const uint8_t *)"rand\0\0\0\0"));
+		arc4_stream *ms = arc4_stream_new(key, le64((const uint8_t *)"random\0\0"));
+
+		srand_deterministic(seeds[i]);
+		srandom_deterministic(seeds[i]);
+		for (int k = 0; k < 5000; k++) {
+			ASSERT_EQ(arc4_stream_u32(rs) & 0x7fffffff,
+				  (uint32_t)rand());
+			ASSERT_EQ(arc4_stream_u32(ms) & 0x7fffffff,
+				  (uint32_t)random());
+		}
+		arc4_stream_free(rs);
+		arc4_stream_free(ms);
+	}
+	/* The README's example, independently of the stream code. */
+	srand_deterministic(2024);
+	EXPECT_EQ(1014331080, rand());
+	EXPECT_EQ(315894770, rand());
+	EXPECT_EQ(651497328, rand());
+}
+
+/*
+ * new() and split() fail only for want of memory, with ENOMEM.  The
+ * allocator is made to fail here: this program defines posix_memalign(),
+ * which the library's objects (linked in from libarc4.a) call, and passes
+ * every other call to the next definition (libc's, or a sanitizer's).
+ */
+static int fail_alloc;
+
+int posix_memalign(void **p, size_t align, size_t size)
+{
+	static int (*next)(void **, size_t, size_t);
+
+	if (fail_alloc)
+		return ENOMEM;
+	if (!next)
+		next = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT,
+							       "posix_memalign");
+	return next(p, align, size);
+}
+
+TEST(new_and_split_fail_with_enomem_only_when_memory_runs_out)
+{
+	uint8_t key[32] = { 0 };
+	arc4_stream *s = arc4_stream_new(key, 0);
+
+	/* Called through a pointer: not inlined, so redirected if it is. */
+	int (*volatile probe_fn)(void **, size_t, size_t) = posix_memalign;
+	void *probe = NULL;
+
+	ASSERT_NE(NULL, s);
+	fail_alloc = 1;
+	if (probe_fn(&probe, 64, 64) == 0) {
+		fail_alloc = 0;
+		free(probe);
+		arc4_stream_free(s);
+		SKIP(return, "posix_memalign() is not this program's (valgrind replaces it)");
+	}
+	errno = 0;
+	EXPECT_EQ(NULL, arc4_stream_new(key, 0));
+	EXPECT_EQ(ENOMEM, errno);
+	errno = 0;
+	EXPECT_EQ(NULL, arc4_stream_split(s, 1));
+	EXPECT_EQ(ENOMEM, errno);
+	fail_alloc = 0;
+	arc4_stream_free(s);
+}
+
+/*
+ * The device: a /dev/arc4 descriptor seeded with the same key and nonce,
+ * read with pread() at p, gives the stream's bytes at p (the device takes
+ * positions below 2^63, off_t's range).
+ */
+FIXTURE(device) {
+	int fd;
+	struct arc4_seed seed;
+};
+
+FIXTURE_SETUP(device)
+{
+	self->fd = open("/dev/arc4", O_RDONLY | O_CLOEXEC);
+	if (self->fd < 0)
+		SKIP(return, "no /dev/arc4 (the module is tested in the VM)");
+	memset(&self->seed, 0, sizeof(self->seed));
+	random_key(self->seed.key);
+	self->seed.nonce = random_u64();
+	ASSERT_EQ(0, ioctl(self->fd, ARC4_IOC_SEED, &self->seed));
+}
+
+FIXTURE_TEARDOWN(device)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(device, seeded_descriptor_read_at_p_gives_the_stream_bytes)
+{
+	arc4_stream *s;
+	uint8_t got[3000], dev[3000];
+
+	if (self->fd < 0)
+		SKIP(return, "no /dev/arc4 (the module is tested in the VM)");
+	s = arc4_stream_new(self->seed.key, self->seed.nonce);
+	ASSERT_NE(NULL, s);
+	for (size_t i = 0; i < NPOS; i++) {
+		uint64_t p = positions[i];
+		size_t len = 1 + (i * 331) % sizeof(got);
+
+		if (p + len > (1ull << 63) || p + len < p)
+			continue;
+		arc4_stream_seek(s, p);
+		arc4_stream_buf(s, got, len);
+		ASSERT_EQ((ssize_t)len, pread(self->fd, dev, len, p))
+			TH_LOG("pread at %#llx: %s", (unsigned long long)p,
+			       strerror(errno));
+		ASSERT_EQ(0, memcmp(got, dev, len))
+			TH_LOG("%zu bytes at %#llx", len, (unsigned long long)p);
+	}
+	arc4_stream_free(s);
+}
+
+TEST_HARNESS_MAIN
