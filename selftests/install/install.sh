@@ -77,7 +77,7 @@ tap_check "libarc4.so -> libarc4.so.1 -> libarc4.so.$version, SONAME libarc4.so.
 man_links() {
 	local l
 	for l in arc4random_buf arc4random_uniform srandom_deterministic srandomdev \
-		seed48_deterministic lcong48_deterministic; do
+		seed48_deterministic lcong48_deterministic arc4_stream_new arc4_stream_split; do
 		[ -f "$u/share/man/man3/$l.3" ] || { echo "$l.3 dangles"; return 1; }
 	done
 	LC_ALL=C MANWIDTH=80 man -M "$u/share/man" 3 seed48_deterministic 2>/dev/null |

@@ -57,7 +57,7 @@ every_extension_has_a_page() {
 	# The shim's public symbols that glibc does not have.
 	local missing=() s
 	for s in $(sed -n 's/^[[:space:]]*\([a-z0-9_]*\);$/\1/p' lib/libarc4.map |
-		grep -E '^arc4random|_deterministic$|^srandomdev$'); do
+		grep -E '^arc4random|^arc4_stream_|_deterministic$|^srandomdev$'); do
 		grep -qx "$s" <<<"$documented" || missing+=("$s")
 	done
 	[ ${#missing[@]} -eq 0 ] || { echo "no page names: ${missing[*]}"; return 1; }
@@ -115,7 +115,7 @@ for p in "${pages[@]}"; do
 	tap_check "${p#man/}: fits 80 columns" fits_80_columns "$p"
 	tap_check "${p#man/}: has the usual sections" has_sections "$p"
 done
-tap_check "every arc4random and *_deterministic call has a page" every_extension_has_a_page
+tap_check "every arc4random, arc4_stream and *_deterministic call has a page" every_extension_has_a_page
 tap_check "every man page link names a page that documents it" every_link_names_its_page
 tap_check "arc4(4) names every ioctl, mode and module parameter" device_page_covers_the_abi
 tap_check "srand_deterministic(3)'s example is what libarc4 returns" seed_example_matches_library
