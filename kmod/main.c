@@ -161,6 +161,7 @@ static void __exit arc4_exit(void)
 	unregister_pm_notifier(&arc4_pm_nb);
 	unregister_random_vmfork_notifier(&arc4_vmfork_nb);
 	arc4_dev_gen_exit();
+	arc4_stream_exit();
 }
 
 module_init(arc4_init);
