@@ -24,7 +24,7 @@ if ! ls -d "$root"/usr/src/linux-headers-*-686 >/dev/null 2>&1; then
 		sed -n 's/^ *Depends: <\{0,1\}\(linux-headers-[^:>]*-common\).*/\1/p' | head -n 1)
 	if [ -z "$pkg" ] || [ -z "$common" ] ||
 		! out=$(cd "$work" && apt-get download "$pkg:i386" "$common" 2>&1); then
-		tap_fail "linux-headers-686 can be downloaded (apt-get update; the i386 index)"
+		tap_fail "linux-headers-686 can be downloaded (needs dpkg --add-architecture i386 and apt-get update)"
 		tap_diag "${out:-no package depends on linux-headers-686:i386}"
 		exit 1
 	fi
