@@ -1,24 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel-version differences, and nothing else.  Every guard names the
- * kernel change it bridges.
+ * Differences between the kernels arc4dev builds for, and nothing else.
+ * Where the kernel's headers can tell, Kbuild probes them (see
+ * kmod/Kbuild) and passes ARC4_HAVE_* flags: distribution kernels backport
+ * interfaces without changing their version, so the version number decides
+ * only what no header shows.  Every guard names the upstream change it
+ * bridges.
  */
 #ifndef ARC4_COMPAT_H
 #define ARC4_COMPAT_H
+
+#include <linux/version.h>
+
+/*
+ * The oldest kernel: kfree_sensitive() arrived in 5.9 ("mm, treewide:
+ * rename kzfree() to kfree_sensitive()"); the ChaCha library interface
+ * used here is older.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 9, 0)
+#error "arc4dev needs Linux 5.9 or later"
+#endif
 
 #include <crypto/chacha.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/random.h>
-#include <linux/version.h>
 
 /*
  * The ChaCha library takes a struct chacha_state since 6.16 ("crypto:
  * lib/chacha - use struct type for chacha state"); before, a bare array of
  * CHACHA_STATE_WORDS words.  The module is written against the struct;
- * older kernels get it here, with adapters of the new signatures.
+ * headers without it get it here, with adapters of the new signatures.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+#ifndef ARC4_HAVE_CHACHA_STATE
 struct chacha_state {
 	u32 x[CHACHA_STATE_WORDS];
 };
@@ -48,10 +62,10 @@ static inline void arc4_chacha20_crypt(struct chacha_state *state, u8 *dst,
  * register_random_vmfork_notifier() arrived in 5.19 ("random: add vmfork
  * notifier"), with stubs returning 0 in <linux/random.h> for kernels
  * without CONFIG_VMGENID; defining them again breaks the build there.
- * Older kernels cannot tell us about a VM fork, so streams rekey on their
- * budgets only.
+ * Without it the kernel cannot tell us about a VM fork, so streams rekey
+ * on their budgets only.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 19, 0)
+#ifdef ARC4_HAVE_VMFORK_NOTIFIER
 #define ARC4_HAVE_VMFORK IS_ENABLED(CONFIG_VMGENID)
 #else
 #define ARC4_HAVE_VMFORK 0
@@ -70,7 +84,7 @@ static inline int unregister_random_vmfork_notifier(struct notifier_block *nb)
  * vm_flags became read-only behind vm_flags_set()/vm_flags_clear() in 6.3
  * ("mm: introduce vma->vm_flags wrapper functions").
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+#ifndef ARC4_HAVE_VM_FLAGS_SET
 static inline void vm_flags_set(struct vm_area_struct *vma, unsigned long f)
 {
 	vma->vm_flags |= f;
@@ -88,25 +102,17 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
  * Remove generic_file_splice_read()"); drivers/char/random.c uses each in
  * its time to splice from a device served by read_iter.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#ifndef ARC4_HAVE_COPY_SPLICE_READ
 #define copy_splice_read	generic_file_splice_read
 #endif
 
 /*
  * __uninitialized (compiler_attributes.h) exempts a variable from
- * CONFIG_INIT_STACK_ALL_ZERO/PATTERN.  Not every kernel this module builds
- * for has it; where it is missing, an empty definition costs only speed.
+ * CONFIG_INIT_STACK_ALL_ZERO/PATTERN.  The macro is its own probe: where a
+ * kernel lacks it, an empty definition costs only speed.
  */
 #ifndef __uninitialized
 #define __uninitialized
-#endif
-
-/*
- * kfree_sensitive() replaced kzfree() in 5.9 ("mm, treewide: rename kzfree()
- * to kfree_sensitive()"); the ChaCha library interface used here is older.
- */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 9, 0)
-#error "arc4dev needs Linux 5.9 or later"
 #endif
 
 #endif /* ARC4_COMPAT_H */

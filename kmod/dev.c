@@ -1,14 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/arc4 file operations: each open file owns one arc4 stream.
- *
- * Contents:
- *   1. open and release
- *   2. read
- *   3. llseek
- *   4. ioctl
- *   5. The generation page: mmap
- *   6. arc4_dev_fops
  */
 
 #include <linux/fs.h>
@@ -23,13 +15,44 @@
 #include "dev.h"
 #include "stream.h"
 
-/**********************************************************************
+/*
+ * A strong stream has no position, as a pipe has none: with FMODE_STREAM
+ * read(), readv() and io_uring pass the read no position and write none
+ * back to f_pos when it returns (file_ppos() and io_uring's
+ * io_kiocb_update_pos() decide this when the read begins, in 6.1 as in
+ * 7.x).  Without it every strong read would copy f_pos on entry and store
+ * the copy on return; a strong read that is slow to return (a userfaultfd
+ * or FUSE page) takes no position lock, so it can outlive a SEED and the
+ * deterministic reads after it and put the old position back over theirs,
+ * and the next read serves the seeded stream's bytes again.  FMODE_PREAD
+ * stays, so pread() works in both modes.
  *
- * 1. open and release
+ * A deterministic stream has a position worth protecting.  With
+ * FMODE_ATOMIC_POS the VFS holds the file's f_pos_lock, an uninterruptible
+ * mutex, across each read: readers sharing a deterministic file see whole
+ * reads, as with a regular file.  A strong read must not queue behind
+ * another process's 2 GiB read, so strong files go without the lock.
+ * splice() and sendfile() without an offset copy and store f_pos without
+ * the lock in either mode, on every file: they race with the position here
+ * as they do on a regular file.
  *
- * arc4_dev_open(), arc4_dev_release()
- *
- **********************************************************************/
+ * Each mode change ends here, and the flags follow the mode the stream has
+ * now, so racing ioctls leave them matching whichever change came last.
+ */
+static void arc4_dev_sync_pos_mode(struct file *file)
+{
+	struct arc4_stream *s = file->private_data;
+
+	spin_lock(&file->f_lock);
+	if (arc4_stream_mode(s) == ARC4_MODE_DETERMINISTIC) {
+		file->f_mode &= ~FMODE_STREAM;
+		file->f_mode |= FMODE_ATOMIC_POS;
+	} else {
+		file->f_mode &= ~FMODE_ATOMIC_POS;
+		file->f_mode |= FMODE_STREAM;
+	}
+	spin_unlock(&file->f_lock);
+}
 
 /*
  * A strong key is only as good as the kernel RNG behind it, so open waits
@@ -58,6 +81,7 @@ static int arc4_dev_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	arc4_stream_init(s);
 	file->private_data = s;
+	arc4_dev_sync_pos_mode(file);
 	return 0;
 }
 
@@ -70,27 +94,11 @@ static int arc4_dev_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/**********************************************************************
- *
- * 2. read
- *
- * arc4_dev_read_iter()
- *
- **********************************************************************/
-
 /* The stream decides which bytes come next; this only hands them over. */
 static ssize_t arc4_dev_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	return arc4_stream_read(iocb->ki_filp->private_data, &iocb->ki_pos, to);
 }
-
-/**********************************************************************
- *
- * 3. llseek
- *
- * arc4_dev_llseek()
- *
- **********************************************************************/
 
 /* Strong streams have no position, like pipes; deterministic ones do. */
 static loff_t arc4_dev_llseek(struct file *file, loff_t offset, int whence)
@@ -100,35 +108,6 @@ static loff_t arc4_dev_llseek(struct file *file, loff_t offset, int whence)
 	if (arc4_stream_mode(s) != ARC4_MODE_DETERMINISTIC)
 		return -ESPIPE;
 	return no_seek_end_llseek(file, offset, whence);
-}
-
-/**********************************************************************
- *
- * 4. ioctl
- *
- * arc4_dev_ioctl()
- *
- **********************************************************************/
-
-/*
- * Only a deterministic stream has a position worth protecting.  With
- * FMODE_ATOMIC_POS the VFS holds the file's f_pos_lock, an uninterruptible
- * mutex, across each read: readers sharing a deterministic file see whole
- * reads, as with a regular file.  A strong read has no position, so it must
- * not queue behind another process's 2 GiB read.  Each mode change ends
- * here, and the flag follows the mode the stream has now, so racing ioctls
- * leave it matching whichever change came last.
- */
-static void arc4_dev_sync_pos_mode(struct file *file)
-{
-	struct arc4_stream *s = file->private_data;
-
-	spin_lock(&file->f_lock);
-	if (arc4_stream_mode(s) == ARC4_MODE_DETERMINISTIC)
-		file->f_mode |= FMODE_ATOMIC_POS;
-	else
-		file->f_mode &= ~FMODE_ATOMIC_POS;
-	spin_unlock(&file->f_lock);
 }
 
 /*
@@ -205,22 +184,16 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
 	}
 }
 
-/**********************************************************************
- *
- * 5. The generation page
- *
- * arc4_dev_gen_init(), arc4_dev_gen_exit(), arc4_dev_gen_bump() - for
- * main.c
- *
- * One zeroed page holding a struct arc4_generation, mapped read-only into
- * whoever asks.  A userspace generator buffers output; after a VM fork or
- * a second resume of one hibernation image two machines hold the same
- * buffer, and the kernel tells no one before 6.11.  The counter moving
- * tells them to drop it.  Each mapping holds a reference to the page, so
- * the page outlives the module's own reference dropped at unload.
- *
- **********************************************************************/
-
+/*
+ * The generation page: one zeroed page holding a struct arc4_generation,
+ * mapped read-only into whoever asks.  A userspace generator buffers
+ * output; after a VM fork or a second resume of one hibernation image two
+ * machines hold the same buffer, and the kernel tells no one before 6.11.
+ * The counter moving tells them to drop it.  Each mapping holds a
+ * reference to the page, so the page outlives the module's own reference
+ * dropped at unload.  main.c calls arc4_dev_gen_init(), arc4_dev_gen_exit()
+ * and arc4_dev_gen_bump().
+ */
 static struct page *arc4_gen_page;
 static DEFINE_SPINLOCK(arc4_gen_lock);
 
@@ -279,18 +252,12 @@ static int arc4_dev_mmap(struct file *file, struct vm_area_struct *vma)
 	return vm_insert_page(vma, vma->vm_start, arc4_gen_page);
 }
 
-/**********************************************************************
- *
- * 6. arc4_dev_fops
- *
+/*
  * read_iter, as /dev/urandom's, serves read(), readv() and io_uring; splice
  * needs its own entry, which feeds read_iter too.  No write: the VFS
- * answers it with EINVAL.  Both
- * structs have the same layout on 32-bit userspace, so compat_ptr_ioctl()
- * is all a 32-bit caller needs.
- *
- **********************************************************************/
-
+ * answers it with EINVAL.  Both ioctl structs have the same layout for
+ * 32-bit userspace, so compat_ptr_ioctl() is all a 32-bit caller needs.
+ */
 const struct file_operations arc4_dev_fops = {
 	.owner		= THIS_MODULE,
 	.open		= arc4_dev_open,

@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * arc4dev: strong and replayable random streams at /dev/arc4.
- *
- * Contents:
- *   1. Module parameters: the rekey budgets
- *   2. Machine copies: VM fork and hibernation notifiers
- *   3. Module init and exit
  */
 
 #include <linux/init.h>
@@ -20,16 +15,9 @@
 #include "dev.h"
 #include "stream.h"
 
-/**********************************************************************
- *
- * 1. Module parameters
- *
- * rekey_bytes, rekey_seconds (writable in /sys/module/arc4dev/parameters)
- *
- **********************************************************************/
-
 /*
- * The stream owns the budgets and their limits; the parameters only parse
+ * rekey_bytes and rekey_seconds, writable in /sys/module/arc4dev/parameters:
+ * the stream owns the budgets and their limits; the parameters only parse
  * and show them.
  */
 static int arc4_set_rekey_bytes(const char *val, const struct kernel_param *kp)
@@ -76,18 +64,13 @@ module_param_cb(rekey_seconds, &arc4_rekey_seconds_ops, NULL, 0644);
 MODULE_PARM_DESC(rekey_seconds,
 		 "Seconds between kernel-RNG rekeys of a stream in use (1..3600, default 60)");
 
-/**********************************************************************
- *
- * 2. Machine copies
- *
+/*
  * A VM fork (the kernel's vmfork notifier, after random.c has reseeded)
  * and a resume from a hibernation image (which can be resumed twice) leave
  * two machines with the same stream keys and the same userspace buffers.
  * Both rekey every strong stream before its next output and move the
  * generation page, in that order.
- *
- **********************************************************************/
-
+ */
 static void arc4_machine_copied(void)
 {
 	arc4_stream_vmforked();
@@ -122,12 +105,6 @@ static int arc4_pm(struct notifier_block *nb, unsigned long action,
 static struct notifier_block arc4_pm_nb = {
 	.notifier_call = arc4_pm,
 };
-
-/**********************************************************************
- *
- * 3. Module init and exit
- *
- **********************************************************************/
 
 static struct miscdevice arc4_misc = {
 	.minor	= MISC_DYNAMIC_MINOR,
@@ -184,6 +161,7 @@ static void __exit arc4_exit(void)
 	unregister_pm_notifier(&arc4_pm_nb);
 	unregister_random_vmfork_notifier(&arc4_vmfork_nb);
 	arc4_dev_gen_exit();
+	arc4_stream_exit();
 }
 
 module_init(arc4_init);

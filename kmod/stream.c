@@ -25,8 +25,10 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uio.h>
 
@@ -201,21 +203,63 @@ void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info)
  *
  * 3. Keystream
  *
- * arc4_stream_read() - the stream's next bytes into an iterator
+ * arc4_stream_read() - the stream's next bytes into an iterator, by the
+ * strong or the deterministic reader
+ * arc4_stream_exit() - free what reads left for the next ones
  *
  **********************************************************************/
 
 /*
- * Keystream is produced this many bytes at a time into a buffer on the
- * reader's stack: three runs of the AVX2 code's eight blocks per trip
- * through the SIMD glue and copy_to_iter(), whose costs are per chunk.
- * Another eight blocks would break the kernel's 2 KiB stack frame limit.
+ * Keystream is produced a chunk at a time and copied out from there; each
+ * chunk costs one trip through the SIMD glue (kernel_fpu_begin() and end
+ * on x86) and copy_to_iter().  A read of at most ARC4_CHUNK bytes uses a
+ * chunk on its stack: one run of the SIMD code's widest batch (eight
+ * blocks for AVX2 and AVX-512), small enough to keep the frame well below
+ * a 32-bit kernel's 1 KiB FRAME_WARN.  A longer read borrows a buffer of
+ * ARC4_BIG_CHUNK bytes, the most the x86 glue does per trip, and falls
+ * back to the stack chunk when none is to be had.
  */
-#define ARC4_CHUNK		(24 * CHACHA_BLOCK_SIZE)
+#define ARC4_CHUNK		(8 * CHACHA_BLOCK_SIZE)
+#define ARC4_BIG_CHUNK		(64 * CHACHA_BLOCK_SIZE)
+
+/*
+ * One ARC4_BIG_CHUNK buffer per CPU, lent to one read at a time: a read
+ * takes its CPU's buffer, or allocates one if the slot is empty, and puts
+ * it back in the slot of the CPU it ends on, or frees it if that slot is
+ * full.  A buffer is wiped before it goes back.  Allocating per read would
+ * cost more than it saves: init_on_alloc, on in Debian's kernels, clears
+ * every allocation.
+ */
+static DEFINE_PER_CPU(u8 *, arc4_big_chunk);
+
+static u8 *arc4_big_chunk_get(void)
+{
+	u8 *buf = this_cpu_xchg(arc4_big_chunk, NULL);
+
+	return buf ?: kmalloc(ARC4_BIG_CHUNK, GFP_KERNEL | __GFP_NOWARN);
+}
+
+static void arc4_big_chunk_put(u8 *buf)
+{
+	if (this_cpu_cmpxchg(arc4_big_chunk, NULL, buf))
+		kfree(buf);
+}
+
+/* At module exit, when no file is open: free the buffers of every CPU. */
+void arc4_stream_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		kfree(per_cpu(arc4_big_chunk, cpu));
+		per_cpu(arc4_big_chunk, cpu) = NULL;
+	}
+}
 
 /*
  * A strong read takes a fresh output key, and checks the rekey budgets,
- * every this many bytes.
+ * every this many bytes; a read of either mode looks for a SEED or STRONG
+ * that ended its stream at the same points.
  */
 #define ARC4_SEGMENT		(64 * 1024)
 
@@ -223,21 +267,21 @@ void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info)
  * Source of zeroes for chacha_crypt(), which XORs keystream into its input:
  * reading a constant zero chunk saves clearing the output buffer first.
  */
-static const u8 arc4_zeroes[ARC4_CHUNK];
+static const u8 arc4_zeroes[ARC4_BIG_CHUNK];
 
 /**
  * struct arc4_cursor - keystream generator private to one read
  * @state: ChaCha20 state; words 12-13 are set from @block before each use
  * @block: 64-bit block counter of the next block
- * @skip:  bytes of the first block that precede the requested position
  * @epoch: the stream's epoch when the cursor was made
+ * @skip:  bytes of the first block that precede the requested position
  * @mode:  the stream's mode when the cursor was made
  */
 struct arc4_cursor {
 	struct chacha_state state;
 	u64 block;
+	u64 epoch;
 	unsigned int skip;
-	u32 epoch;
 	u32 mode;
 };
 
@@ -282,7 +326,7 @@ static void arc4_stream_begin(struct arc4_stream *s, struct arc4_cursor *c,
  * arc4_cursor_fill() - write @len bytes of keystream from the cursor's block
  * @c:   cursor; advanced by the blocks used (a partial block counts whole)
  * @buf: destination, with room for a whole block if @len is less
- * @len: at most ARC4_CHUNK
+ * @len: at most ARC4_BIG_CHUNK
  *
  * The kernel's ChaCha20 code counts blocks in word 12 only.  The 64-bit
  * counter is kept here and each call is cut where word 12 would wrap, so the
@@ -299,8 +343,8 @@ static void arc4_cursor_fill(struct arc4_cursor *c, u8 *buf, unsigned int len)
 		c->block++;
 		return;
 	}
-	if (WARN_ON_ONCE(len > ARC4_CHUNK))
-		len = ARC4_CHUNK;
+	if (WARN_ON_ONCE(len > ARC4_BIG_CHUNK))
+		len = ARC4_BIG_CHUNK;
 	while (len) {
 		u32 lo = lower_32_bits(c->block);
 		u64 room = ((u64)U32_MAX - lo + 1) * CHACHA_BLOCK_SIZE;
@@ -321,18 +365,119 @@ static void arc4_cursor_wipe(struct arc4_cursor *c)
 }
 
 /**
+ * struct arc4_read - one read in progress, on the reader's stack
+ * @c:     the cursor of the current segment
+ * @done:  bytes copied to the reader so far
+ * @buf:   keystream on its way to the reader: @chunk or a heap buffer
+ * @size:  bytes of @buf
+ * @used:  bytes of @buf ever written, all wiped when the read ends
+ * @err:   why the read stopped short, if it did for an error
+ * @chunk: the buffer of short reads
+ */
+struct arc4_read {
+	struct arc4_cursor c;
+	size_t done;
+	u8 *buf;
+	unsigned int size;
+	unsigned int used;
+	int err;
+	u8 chunk[ARC4_CHUNK] __aligned(16);
+};
+
+/*
+ * Copy the next @len bytes of the cursor's keystream to @to.  After every
+ * page the reader is given a chance to take a signal, so that a huge read
+ * can be interrupted and returns what it has, like /dev/urandom.  Return:
+ * false if the read must stop here (a fault, or a signal).
+ */
+static bool arc4_read_serve(struct arc4_read *r, size_t len,
+			    struct iov_iter *to)
+{
+	size_t end = r->done + len, n, copied;
+
+	while (r->done < end) {
+		n = min_t(size_t, end - r->done, r->size - r->c.skip);
+		arc4_cursor_fill(&r->c, r->buf, r->c.skip + n);
+		r->used = max_t(unsigned int, r->used, r->c.skip + n);
+		copied = copy_to_iter(r->buf + r->c.skip, n, to);
+		r->c.skip = 0;
+		r->done += copied;
+		if (copied != n) {
+			r->err = -EFAULT;
+			return false;
+		}
+		if (r->done < end &&
+		    r->done / PAGE_SIZE != (r->done - n) / PAGE_SIZE) {
+			if (signal_pending(current))
+				return false;
+			cond_resched();
+		}
+	}
+	return true;
+}
+
+/*
+ * Begin the next segment at @pos (deterministic) or of @len bytes
+ * (strong).  A read never mixes two streams: false if SEED or STRONG made
+ * a new one since the read began, and the read ends where it is.
+ */
+static bool arc4_read_next_segment(struct arc4_stream *s,
+				   struct arc4_read *r, u64 pos, size_t len)
+{
+	u64 epoch = r->c.epoch;
+	u32 mode = r->c.mode;
+
+	arc4_cursor_wipe(&r->c);
+	arc4_stream_begin(s, &r->c, pos, len);
+	return r->c.mode == mode && r->c.epoch == epoch;
+}
+
+/* Strong: a new output key every ARC4_SEGMENT; the position is ignored. */
+static ssize_t arc4_read_strong(struct arc4_stream *s, struct arc4_read *r,
+				struct iov_iter *to)
+{
+	size_t len = iov_iter_count(to);
+
+	while (arc4_read_serve(r, min_t(size_t, len - r->done, ARC4_SEGMENT),
+			       to) && r->done < len) {
+		if (!arc4_read_next_segment(s, r, 0,
+					    min_t(size_t, len - r->done,
+						  ARC4_SEGMENT)))
+			break;
+	}
+	return r->done ? r->done : r->err;
+}
+
+/* Deterministic: from *@ppos on, which moves by the bytes copied. */
+static ssize_t arc4_read_deterministic(struct arc4_stream *s,
+				       struct arc4_read *r, loff_t *ppos,
+				       struct iov_iter *to)
+{
+	u64 pos = *ppos;
+	size_t len;
+
+	if (*ppos < 0)
+		return -EINVAL;
+	len = min_t(u64, iov_iter_count(to), (u64)LLONG_MAX - pos);
+	while (arc4_read_serve(r, min_t(size_t, len - r->done, ARC4_SEGMENT),
+			       to) && r->done < len) {
+		if (!arc4_read_next_segment(s, r, pos + r->done, 0))
+			break;
+	}
+	*ppos = pos + r->done;
+	return r->done ? r->done : r->err;
+}
+
+/**
  * arc4_stream_read() - copy the stream's next bytes into an iterator
  * @s:    the stream
  * @ppos: deterministic mode: position of the first byte, advanced by the
  *        bytes copied; ignored in strong mode, like /dev/urandom's
  * @to:   destination; as much of it as the stream gives is filled
  *
- * Keystream goes through a chunk on the stack and is wiped from there
- * before returning.  After every page the reader is given a chance to take
- * a signal, so that a huge read can be interrupted and returns what it has,
- * like /dev/urandom.  Every ARC4_SEGMENT a strong read takes a new output
- * key; a read never mixes two streams: if the stream is seeded or changes
- * mode while a long read runs, the read stops there.
+ * The mode the stream has when the read begins decides which reader
+ * serves it.  Keystream goes through a chunk on the stack, or a heap
+ * buffer for long reads, and is wiped from there before returning.
  *
  * Return: bytes copied; -EFAULT if none could be, -EINVAL for a
  * deterministic read at a negative position.
@@ -342,68 +487,42 @@ ssize_t arc4_stream_read(struct arc4_stream *s, loff_t *ppos,
 {
 	/*
 	 * Not zeroed on entry (CONFIG_INIT_STACK_ALL_ZERO would clear the
-	 * whole chunk per read): only bytes the cursor wrote are ever copied or kept, and
-	 * arc4_stream_begin() sets every field of the cursor.
+	 * whole chunk per read): only bytes the cursor wrote are ever copied
+	 * or kept, and arc4_stream_begin() sets every field of the cursor.
 	 */
-	u8 chunk[ARC4_CHUNK] __aligned(16) __uninitialized;
-	struct arc4_cursor c __uninitialized;
-	size_t len = iov_iter_count(to), done = 0, seg_end, n, copied;
-	unsigned int used = 0, i;
-	u64 pos = *ppos;
-	ssize_t ret = 0;
-	u32 mode, epoch;
+	struct arc4_read r __uninitialized;
+	size_t len = iov_iter_count(to);
+	unsigned int i;
+	ssize_t ret;
 
 	if (!len)
 		return 0;
-	seg_end = min_t(size_t, len, ARC4_SEGMENT);
-	arc4_stream_begin(s, &c, pos, seg_end);
-	mode = c.mode;
-	epoch = c.epoch;
-	if (mode == ARC4_MODE_DETERMINISTIC) {
-		if (*ppos < 0) {
-			ret = -EINVAL;
-			goto out;
-		}
-		len = min_t(u64, len, (u64)LLONG_MAX - pos);
-		seg_end = min(seg_end, len);
-	}
-
-	while (done < len) {
-		if (done == seg_end) {
-			seg_end += min_t(size_t, len - done, ARC4_SEGMENT);
-			arc4_cursor_wipe(&c);
-			arc4_stream_begin(s, &c, pos + done, seg_end - done);
-			if (c.mode != mode || c.epoch != epoch)
-				break;
-		}
-		n = min_t(size_t, seg_end - done, ARC4_CHUNK - c.skip);
-		arc4_cursor_fill(&c, chunk, c.skip + n);
-		used = max_t(unsigned int, used, c.skip + n);
-		copied = copy_to_iter(chunk + c.skip, n, to);
-		c.skip = 0;
-		done += copied;
-		if (copied != n) {
-			ret = -EFAULT;
-			break;
-		}
-		if (done < len && done / PAGE_SIZE != (done - n) / PAGE_SIZE) {
-			if (signal_pending(current))
-				break;
-			cond_resched();
-		}
-	}
-	if (mode == ARC4_MODE_DETERMINISTIC)
-		*ppos = pos + done;
-out:
+	r.done = 0;
+	r.err = 0;
+	r.used = 0;
+	r.buf = NULL;
+	if (len > ARC4_CHUNK)
+		r.buf = arc4_big_chunk_get();
+	r.size = r.buf ? ARC4_BIG_CHUNK : ARC4_CHUNK;
+	if (!r.buf)
+		r.buf = r.chunk;
+	arc4_stream_begin(s, &r.c, *ppos, min_t(size_t, len, ARC4_SEGMENT));
+	if (r.c.mode == ARC4_MODE_STRONG)
+		ret = arc4_read_strong(s, &r, to);
+	else
+		ret = arc4_read_deterministic(s, &r, ppos, to);
 	/*
 	 * Only the blocks that were written: a 16-byte read need not clear
-	 * the whole chunk.  Whole blocks keep each clear a constant size, which the
-	 * compiler inlines; a variable-length memset is a byte loop.
+	 * the whole chunk.  Whole blocks keep each clear a constant size,
+	 * which the compiler inlines; a variable-length memset is a byte loop.
+	 * A borrowed buffer goes back wiped.
 	 */
-	for (i = 0; i < used; i += CHACHA_BLOCK_SIZE)
-		memzero_explicit(chunk + i, CHACHA_BLOCK_SIZE);
-	arc4_cursor_wipe(&c);
-	return done ? done : ret;
+	for (i = 0; i < r.used; i += CHACHA_BLOCK_SIZE)
+		memzero_explicit(r.buf + i, CHACHA_BLOCK_SIZE);
+	if (r.buf != r.chunk)
+		arc4_big_chunk_put(r.buf);
+	arc4_cursor_wipe(&r.c);
+	return ret;
 }
 
 /**********************************************************************

@@ -45,9 +45,11 @@ struct arc4_budgets {
  * @bytes_since_reseed: strong output since the key came from the kernel RNG
  * @reseeds:            keys taken from the kernel RNG
  * @reseed_jiffies:     when the key last came from the kernel RNG
- * @vmfork_gen:         VM-fork generation at that time
  * @epoch:              bumped on every mode change or seed; a read that sees
  *                      it move stops, so one read() never mixes two streams
+ *                      (64 bits: no number of SEEDs during one stalled read
+ *                      brings it back to the value the read saw)
+ * @vmfork_gen:         VM-fork generation at that time
  * @mode:               ARC4_MODE_STRONG or ARC4_MODE_DETERMINISTIC
  */
 struct arc4_stream {
@@ -57,8 +59,8 @@ struct arc4_stream {
 	u64 bytes_since_reseed;
 	u64 reseeds;
 	unsigned long reseed_jiffies;
+	u64 epoch;
 	unsigned int vmfork_gen;
-	u32 epoch;
 	u32 mode;
 };
 
@@ -77,5 +79,6 @@ int arc4_stream_set_rekey_seconds(unsigned int seconds);
 struct arc4_budgets arc4_stream_budgets(void);
 void arc4_stream_vmforked(void);
 int arc4_stream_selftest(void);
+void arc4_stream_exit(void);
 
 #endif /* ARC4_STREAM_H */

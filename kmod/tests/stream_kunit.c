@@ -277,11 +277,12 @@ static void ratchet_leaves_no_key_on_the_stack(struct kunit *test)
  * A read leaves neither keystream (its chunk) nor the key it read under
  * (its cursor) behind.  Strong: the output key is the second half of a
  * block under the key before the read.  Deterministic: the seed's key, at
- * an odd position (a partial first block).
+ * an odd position (a partial first block).  The reads fit the stack chunk
+ * (longer ones borrow a buffer: see the test after this one).
  */
 static void reads_leave_no_keystream_or_key_on_the_stack(struct kunit *test)
 {
-	const size_t len = 2 * ARC4_CHUNK + 5 * CHACHA_BLOCK_SIZE;
+	const size_t len = ARC4_CHUNK - CHACHA_BLOCK_SIZE + 5;
 	struct arc4_stream *s = kunit_stream(test);
 	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
 	u8 *left = kunit_kmalloc(test, KUNIT_PROBE, GFP_KERNEL);
@@ -312,6 +313,50 @@ static void reads_leave_no_keystream_or_key_on_the_stack(struct kunit *test)
 						     len - 59));
 	KUNIT_EXPECT_FALSE(test, kunit_holds(left, kunit_key,
 					     CHACHA_KEY_SIZE));
+	arc4_stream_wipe(s);
+}
+
+/* Whether every CPU's spare buffer is all zeroes; *@seen: how many exist. */
+static bool kunit_big_chunks_clear(int *seen)
+{
+	bool clear = true;
+	int cpu;
+
+	*seen = 0;
+	for_each_possible_cpu(cpu) {
+		u8 *buf = per_cpu(arc4_big_chunk, cpu);
+
+		if (!buf)
+			continue;
+		(*seen)++;
+		clear &= !memchr_inv(buf, 0, ARC4_BIG_CHUNK);
+	}
+	return clear;
+}
+
+/* A read longer than the stack chunk gives back its buffer wiped. */
+static void long_reads_give_back_their_buffer_wiped(struct kunit *test)
+{
+	const size_t len = 2 * ARC4_BIG_CHUNK + 5 * CHACHA_BLOCK_SIZE;
+	struct arc4_stream *s = kunit_stream(test);
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	struct kvec kv = { .iov_base = buf, .iov_len = len };
+	struct iov_iter to;
+	loff_t pos = 0;
+	int seen;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	iov_iter_kvec(&to, READ, &kv, 1, len);
+	KUNIT_ASSERT_EQ(test, arc4_stream_read(s, &pos, &to), (ssize_t)len);
+	KUNIT_EXPECT_TRUE(test, kunit_big_chunks_clear(&seen));
+	KUNIT_EXPECT_GT(test, seen, 0);
+
+	arc4_stream_seed(s, kunit_key, 3);
+	pos = 3 * CHACHA_BLOCK_SIZE + 5;
+	iov_iter_kvec(&to, READ, &kv, 1, len);
+	KUNIT_ASSERT_EQ(test, arc4_stream_read(s, &pos, &to), (ssize_t)len);
+	KUNIT_EXPECT_TRUE(test, kunit_big_chunks_clear(&seen));
+	KUNIT_EXPECT_GT(test, seen, 0);
 	arc4_stream_wipe(s);
 }
 
@@ -531,6 +576,7 @@ static struct kunit_case arc4_stream_cases[] = {
 	KUNIT_CASE(stack_probe_finds_what_a_call_leaves),
 	KUNIT_CASE(ratchet_leaves_no_key_on_the_stack),
 	KUNIT_CASE(reads_leave_no_keystream_or_key_on_the_stack),
+	KUNIT_CASE(long_reads_give_back_their_buffer_wiped),
 	KUNIT_CASE(deterministic_read_at_a_negative_position_is_einval),
 	KUNIT_CASE(budget_setters_accept_exactly_their_range),
 	KUNIT_CASE(byte_budget_rekeys_exactly_at_its_bound),
@@ -542,8 +588,15 @@ static struct kunit_case arc4_stream_cases[] = {
 	{}
 };
 
+/* The long reads above left buffers for the next ones: free them. */
+static void arc4_stream_suite_exit(struct kunit_suite *suite)
+{
+	arc4_stream_exit();
+}
+
 static struct kunit_suite arc4_stream_suite = {
 	.name = "arc4_stream",
+	.suite_exit = arc4_stream_suite_exit,
 	.test_cases = arc4_stream_cases,
 };
 

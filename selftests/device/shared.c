@@ -366,6 +366,39 @@ TEST_F(shared, strong_waits_for_the_deterministic_read_in_flight)
 }
 
 /*
+ * A strong read has no position, so it holds no position lock and SEED
+ * does not wait for it.  When it returns, after SEED and deterministic
+ * reads moved the position, the position must still be where those reads
+ * left it: the strong read must not put back the position it began with,
+ * which would make the next read serve the seeded stream's bytes again.
+ */
+TEST_F(shared, a_strong_read_in_flight_keeps_no_position_to_put_back)
+{
+	enum { N = 100 };
+	uint8_t buf[N], want[N];
+	struct arc4_info info;
+	struct reader stalled;
+
+	stall_reader(_metadata, self, &stalled);
+	ASSERT_EQ(0, arc4_seed(self->fd, self->key, self->nonce))
+		TH_LOG("SEED failed during a strong read in flight");
+	ASSERT_EQ(N, read(self->fd, buf, N));
+	ASSERT_EQ(0, ref_keystream(self->key, self->nonce, 0, want, N));
+	ASSERT_EQ(0, memcmp(want, buf, N));
+	release_reader(_metadata, self, &stalled);
+	ASSERT_EQ(STALL_LEN, stalled.ret);
+	EXPECT_EQ(N, lseek(self->fd, 0, SEEK_CUR))
+		TH_LOG("the strong read's start position came back");
+	ASSERT_EQ(0, arc4_info(self->fd, &info));
+	EXPECT_EQ(N, info.position);
+	/* The next read goes on with bytes N.. of the seeded stream. */
+	ASSERT_EQ(N, read(self->fd, buf, N));
+	ASSERT_EQ(0, ref_keystream(self->key, self->nonce, N, want, N));
+	EXPECT_EQ(0, memcmp(want, buf, N))
+		TH_LOG("the seeded stream's first bytes were served again");
+}
+
+/*
  * SEED from a second process sharing the file waits for the stalled read;
  * SIGKILL ends that wait, and the seed it never applied changes nothing.
  */
