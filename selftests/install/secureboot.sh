@@ -14,8 +14,10 @@
 # owner key (as a key enrolled with mokutil is trusted) and with the key
 # dkms makes itself when it has none (one not yet enrolled).  Each signer
 # as modinfo reads it must be the certificate's name as openssl reads it.
-# Then the test VM boots that kernel three times, with the unsigned copy
-# as the module modprobe finds:
+# The test VM boots the host's Debian kernel with lockdown=integrity (as
+# under Secure Boot), where `modprobe arc4dev` must fail with "Operation
+# not permitted" and the kernel's "Lockdown:" notice; then that modsig
+# kernel three times, with the unsigned copy as the module modprobe finds:
 #   no option             (signatures checked, not required: a machine
 #                         without Secure Boot): the unsigned copy and the
 #                         one signed with dkms's own key load, taint the
@@ -146,7 +148,7 @@ signed_loads() {
 }
 
 guest() {
-	local mode=$1 signed=$2 enrolled=$3 other=$4 err klog_unsigned klog_other
+	local mode=$1 signed=${2:-} enrolled=${3:-} other=${4:-} err klog_unsigned klog_other
 	case "$mode" in
 	enforce)
 		err="Key was rejected by service"
@@ -167,6 +169,17 @@ guest() {
 		taints "DKMS-signed with a key not enrolled" insmod_deps "$other"
 		signed_loads "sign-file" "$signed"
 		signed_loads "DKMS" "$enrolled"
+		tap_plan "$tap_n"
+		tap_done
+		return
+		;;
+	debian)
+		# The test VM's own kernel, Debian's, locked down as under Secure
+		# Boot: only its refusal can be checked, as only Debian's key
+		# signs what it loads.
+		refused "Debian's kernel, unsigned, modprobe arc4dev" "Operation not permitted" \
+			"Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7" \
+			modprobe arc4dev
 		tap_plan "$tap_n"
 		tap_done
 		return
@@ -203,6 +216,35 @@ work=$top/build/selftests/install/secureboot
 rm -rf "$work"
 mkdir -p "$work"/{unsigned,signed,enrolled,other}
 t0=$(date +%s)
+
+# boot MODE APPEND [debian]: the test VM on the modsig kernel (on the
+# host's Debian kernel with "debian"), the guest half of this script in it.
+boot() {
+	local mode=$1 append=$2 vmrc env=()
+	if [ "$tap_broken" = 1 ]; then
+		tap_skip "the VM booted with ${append:-no option}" "an earlier step failed"
+		return
+	fi
+	if [ "${3:-}" != debian ]; then
+		env=(VM_KERNEL="$(scripts/debug-kernel --flavour modsig --kernel)"
+			VM_MODROOT="$(scripts/debug-kernel --flavour modsig --modroot)"
+			VM_KO="$work/unsigned/arc4dev.ko")
+	fi
+	env "${env[@]}" VM_LOAD=0 VM_APPEND="$append" VM_LOG="$work/console-$mode.log" \
+		scripts/vm-run selftests/install/secureboot.sh --guest "$mode" \
+		"$work/signed/arc4dev.ko" "$work/enrolled/arc4dev.ko" "$work/other/arc4dev.ko" \
+		>"$work/vm-$mode.out" 2>"$work/vm-$mode.err" </dev/null
+	vmrc=$?
+	tap_relay "$work/vm-$mode.out"
+	if [ "$vmrc" -eq 0 ] && [ "$tap_relayed" -gt 0 ]; then
+		tap_ok "the VM booted with ${append:-no option} and reported $tap_relayed results"
+	else
+		tap_fail "the VM booted with ${append:-no option} and reported $tap_relayed results"
+		tap_diag "vm-run exit $vmrc" "$(tail -n 20 "$work/vm-$mode.err")"
+	fi
+}
+# Debian's own kernel first: it needs no kernel build.
+boot debian lockdown=integrity debian
 
 kernel_ready() {
 	scripts/debug-kernel --flavour modsig >"$work/kernel.log" 2>&1 ||
@@ -289,28 +331,6 @@ dkms_own_key() {
 }
 tap_step "dkms build makes a key of its own and signs with it; modinfo names its signer" dkms_own_key
 
-boot() {
-	local mode=$1 append=$2 vmrc
-	if [ "$tap_broken" = 1 ]; then
-		tap_skip "the VM booted with ${append:-no option}" "an earlier step failed"
-		return
-	fi
-	VM_KERNEL=$(scripts/debug-kernel --flavour modsig --kernel) \
-		VM_MODROOT=$(scripts/debug-kernel --flavour modsig --modroot) \
-		VM_KO=$work/unsigned/arc4dev.ko VM_LOAD=0 VM_APPEND=$append \
-		VM_LOG="$work/console-$mode.log" \
-		scripts/vm-run selftests/install/secureboot.sh --guest "$mode" \
-		"$work/signed/arc4dev.ko" "$work/enrolled/arc4dev.ko" "$work/other/arc4dev.ko" \
-		>"$work/vm-$mode.out" 2>"$work/vm-$mode.err" </dev/null
-	vmrc=$?
-	tap_relay "$work/vm-$mode.out"
-	if [ "$vmrc" -eq 0 ] && [ "$tap_relayed" -gt 0 ]; then
-		tap_ok "the VM booted with ${append:-no option} and reported $tap_relayed results"
-	else
-		tap_fail "the VM booted with ${append:-no option} and reported $tap_relayed results"
-		tap_diag "vm-run exit $vmrc" "$(tail -n 20 "$work/vm-$mode.err")"
-	fi
-}
 boot none ""
 boot enforce module.sig_enforce=1
 boot lockdown lockdown=integrity
