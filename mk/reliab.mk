@@ -7,6 +7,10 @@
 #                      kernel from linux-source-6.1 with KASAN, KMEMLEAK,
 #                      PROVE_LOCKING, DEBUG_ATOMIC_SLEEP and UBSAN
 #   make test-debug    every VM test on that kernel (panic_on_warn=1)
+#   make test-secureboot  module signatures: a kernel that checks them (the
+#                      modsig flavour of scripts/debug-kernel, cached in
+#                      build/modsig-kernel/) refuses arc4dev unsigned or
+#                      signed by a key it does not trust, loads it signed
 #   make soak          the stress tests ARC4_STRESS_SCALE (default 10) times
 #                      longer, in one VM boot
 #   make coverage      line and branch coverage of kmod/ and lib/ (gcov,
@@ -20,13 +24,16 @@
 
 SOAK_SCALE ?= 10
 
-.PHONY: debug-kernel test-debug soak vmfork-test
+.PHONY: debug-kernel test-debug test-secureboot soak vmfork-test
 
 debug-kernel: deps ## build the KASAN/lockdep/UBSAN kernel (once)
 	@scripts/debug-kernel
 
 test-debug: all ## every VM test on the debug kernel
 	@scripts/debug-kernel-test
+
+test-secureboot: deps ## signed and unsigned arc4dev on a signature-checking kernel
+	@selftests/install/secureboot.sh
 
 soak: all ## the stress tests SOAK_SCALE (10) times longer
 	@ARC4_STRESS_SCALE=$(SOAK_SCALE) VM_TIMEOUT=$${VM_TIMEOUT:-7200} \
