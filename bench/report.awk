@@ -64,8 +64,9 @@ function scaled(name, where, k, t) {
 
 # the icount VMs, one per release, and their names
 function releases() {
-	NREL = split("vm-icount vm-icount-trixie vm-icount-sid", RW, " ")
-	split("bookworm trixie sid", RN, " ")
+	NREL = split("vm-icount vm-icount-trixie vm-icount-sid " \
+		"vm-icount-bookworm-arm64 vm-icount-trixie-arm64", RW, " ")
+	split("bookworm trixie sid bookworm-arm64 trixie-arm64", RN, " ")
 }
 
 function shim_key(w, g, f, p) { return key(w, g, "shim", f, "strong", p) }
@@ -179,7 +180,7 @@ function startup_targets(    k, a, b) {
 			sprintf("%.2f KiB", med[a] - med[b]), "2", med[a] - med[b] <= 2 ? "met" : "NOT MET"
 }
 
-function anchor_table(    i, v, c, d, f) {
+function anchor_table(    i, v, c, d, f, a, u) {
 	releases()
 	print "== The anchor peer: glibc's own arc4random() on each release (vm-icount: instructions per call) =="
 	printf "  %-52s", ""
@@ -197,6 +198,14 @@ function anchor_table(    i, v, c, d, f) {
 	relratio("shim arc4random() / glibc arc4random()", "shim:arc4random:strong", "glibc:arc4random:strong")
 	relratio("shim strong rand() / glibc arc4random()", "shim:rand:strong", "glibc:arc4random:strong")
 	relratio("shim strong rand() / glibc rand()", "shim:rand:strong", "glibc:rand:det")
+	for (d = 4096; d <= 65536; d *= 16) {
+		for (i = 1; i <= NREL; i++) {
+			a = key(RW[i], "read", "arc4", "read", "strong", d)
+			u = key(RW[i], "read", "urandom", "read", "strong", d)
+			v[i] = (a in have) && (u in have) ? med[a] / med[u] : ""
+		}
+		relrow(sprintf("/dev/arc4 / /dev/urandom throughput, read(%d)", d), v, "%.2f")
+	}
 	printf "%s", notes
 
 	print ""

@@ -2,11 +2,13 @@
 # scripts/lib/vm.sh: what scripts/vm-run and scripts/vmfork-test share.
 # Sourced, after the caller has set $top (the repository) and defined die().
 #
-#   vm_dist             set dist, tree, release, flavour from VM_DIST,
-#                       VM_FLAVOUR and VM_ROOT: dist is "" for the host's own
-#                       system, else RELEASE[-FLAVOUR] with tree its root
-#                       tree (VM_ROOT, else scripts/release-tree's, built if
-#                       missing or stale)
+#   vm_dist             set dist, tree, release, arch, flavour from
+#                       VM_DIST, VM_ARCH, VM_FLAVOUR and VM_ROOT: dist is ""
+#                       for the host's own system, else
+#                       RELEASE[-ARCH][-FLAVOUR] with tree its root tree
+#                       (VM_ROOT, else scripts/release-tree's, built if
+#                       missing or stale); arch is amd64 or arm64 (always a
+#                       release tree: the host's root is amd64's)
 #   vm_kernel           set kver, kernel, moddir, kdir, guest_moddir: the
 #                       kernel of linux-image-amd64 (of the host, or of the
 #                       release tree), or VM_KERNEL with VM_MODROOT's modules
@@ -18,7 +20,10 @@
 #                       M..., dependencies first; built-in ones left out
 #   module_copy P DIR   copy $moddir/P into DIR uncompressed; print its name
 #   vm_qemu_base        set vm_qemu: QEMU, machine, accelerator, CPU, vCPUs
-#                       and memory from VM_SMP, VM_MEM, VM_CPU, VM_ICOUNT
+#                       and memory from VM_SMP, VM_MEM, VM_CPU, VM_ICOUNT,
+#                       for $arch; vm_console, the kernel's console device
+#   vm_busybox          print the busybox for the initramfs (the tree's for
+#                       a foreign architecture)
 #   vm_log_problems LOG print the lines of a console log that fail a run
 #                       (WARN, BUG, oops, panic, sanitizer reports)
 
@@ -30,29 +35,44 @@ vm_dist() {
 	host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 	release=${VM_DIST:-$host}
 	flavour=${VM_FLAVOUR:-}
+	arch=${VM_ARCH:-amd64}
 	# A release build (scripts/release-build's mirror of the sources)
 	# boots its own release unless told otherwise.
 	if [ -e "$mark" ] && [ -z "${VM_DIST:-}" ]; then
 		release=$(sed -n 's/^release=//p' "$mark")
 		flavour=$(sed -n 's/^flavour=//p' "$mark")
+		arch=$(sed -n 's/^arch=//p' "$mark")
+		arch=${arch:-amd64}
 	fi
+	# VM_DIST=trixie-arm64 is VM_DIST=trixie VM_ARCH=arm64.
+	case "$release" in
+	*-arm64) arch=arm64 release=${release%-arm64} ;;
+	esac
 	case "$flavour" in
 	"" | rt) ;;
 	*) die "VM_FLAVOUR=$flavour: the only flavour is rt" ;;
 	esac
+	case "$arch" in
+	amd64 | arm64) ;;
+	*) die "VM_ARCH=$arch: amd64 or arm64" ;;
+	esac
 	dist= tree=
-	if [ "$release" = "$host" ] && [ -z "$flavour" ] && [ -z "${VM_ROOT:-}" ]; then
+	if [ "$release" = "$host" ] && [ "$arch" = amd64 ] && [ -z "$flavour" ] &&
+		[ -z "${VM_ROOT:-}" ]; then
 		return 0
 	fi
-	[ -z "${VM_KERNEL:-}" ] || die "VM_KERNEL and VM_DIST/VM_FLAVOUR/VM_ROOT do not go together"
-	dist=$release${flavour:+-$flavour}
+	[ -z "${VM_KERNEL:-}" ] || die "VM_KERNEL and VM_DIST/VM_ARCH/VM_FLAVOUR/VM_ROOT do not go together"
+	dist=$release
+	[ "$arch" = amd64 ] || dist+=-$arch
+	dist+=${flavour:+-$flavour}
 	if [ -n "${VM_ROOT:-}" ]; then
 		# A root tree of the caller's (a copy or overlay of a release
 		# tree, with packages installed, say): its kernel, its modules.
 		[ -d "$VM_ROOT/boot" ] || die "VM_ROOT=$VM_ROOT has no /boot"
 		tree=$(cd "$VM_ROOT" && pwd -P)
 	else
-		tree=$("$top/scripts/release-tree" "$release") || die "no $release tree"
+		tree=${dist%-rt}
+		tree=$("$top/scripts/release-tree" "$tree") || die "no ${dist%-rt} tree"
 	fi
 }
 
@@ -144,15 +164,35 @@ module_copy() {
 }
 
 vm_qemu_base() {
-	local smp=${VM_SMP:-2} accel=(-accel tcg)
+	local smp=${VM_SMP:-2} accel=(-accel tcg) machine=(-machine pc)
+	local qemu=qemu-system-x86_64 cpu=${VM_CPU:-max}
 	if [ "${VM_ICOUNT:-0}" = 1 ]; then
 		smp=1
 		# shellcheck disable=SC2054 # one QEMU option, commas and all
 		accel=(-accel tcg -icount shift=0,sleep=off)
 	fi
-	vm_qemu=(qemu-system-x86_64 -nodefaults -no-user-config -no-reboot
-		-machine pc "${accel[@]}" -cpu "${VM_CPU:-max}" -smp "$smp"
+	vm_console=ttyS0
+	if [ "${arch:-amd64}" = arm64 ]; then
+		# The virt board with a device tree: one PL011 UART (the
+		# console), PCI for virtio.  -cpu max has NEON (chacha-neon);
+		# its pointer authentication is QEMU's cheap one, not QARMA,
+		# which would make every function return cost hundreds of
+		# host instructions under TCG.
+		qemu=qemu-system-aarch64 machine=(-machine virt)
+		vm_console=ttyAMA0
+		[ "$cpu" != max ] || cpu=max,pauth-impdef=on
+	fi
+	vm_qemu=("$qemu" -nodefaults -no-user-config -no-reboot
+		"${machine[@]}" "${accel[@]}" -cpu "$cpu" -smp "$smp"
 		-m "${VM_MEM:-1G}" -display none -monitor none)
+}
+
+vm_busybox() {
+	if [ "${arch:-amd64}" = amd64 ]; then
+		echo /bin/busybox
+	else
+		echo "$tree/bin/busybox"
+	fi
 }
 
 vm_log_problems() {

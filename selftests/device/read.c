@@ -152,6 +152,7 @@ TEST_F(dev, bad_destinations_get_efault)
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	void *bad[] = { NULL, ro, (void *)0xffff888000000000ULL, (void *)-4096L };
 	unsigned int i, mode;
+	ssize_t n;
 
 	ASSERT_NE(MAP_FAILED, ro);
 	ASSERT_NE(MAP_FAILED, gap);
@@ -169,10 +170,22 @@ TEST_F(dev, bad_destinations_get_efault)
 			EXPECT_EQ(-1, pread(self->fd, bad[i], 100, 64));
 			EXPECT_EQ(EFAULT, errno);
 		}
-		/* Runs off the end of a mapping: the bytes that fit, no more. */
-		EXPECT_EQ(1000, read(self->fd, gap + 4096 - 1000, 5000));
+		/*
+		 * Runs off the end of a mapping: the bytes that fit, no more.
+		 * The kernel's copy to user space may stop short of the
+		 * fault (arm64's may stop a few bytes before it; x86's copies
+		 * up to it); a deterministic stream's position moves by what
+		 * the read returned.
+		 */
+		n = read(self->fd, gap + 4096 - 1000, 5000);
+#if defined(__x86_64__) || defined(__i386__)
+		EXPECT_EQ(1000, n);
+#else
+		EXPECT_LE(n, 1000);
+		EXPECT_GT(n, 1000 - 64);
+#endif
 		if (mode)
-			EXPECT_EQ(1000, lseek(self->fd, 0, SEEK_CUR))
+			EXPECT_EQ(n, lseek(self->fd, 0, SEEK_CUR))
 				TH_LOG("a failed read moved the position");
 	}
 	/* The stream still works and is still right. */

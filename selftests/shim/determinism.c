@@ -167,7 +167,7 @@ static void fork_continues(struct __test_metadata *_metadata, int how)
 	srand_deterministic(99);
 	for (int i = 0; i < 100; i++)
 		rand();
-	pid = how ? syscall(SYS_fork) : fork();
+	pid = how ? shim_sys_fork() : fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0)
 		_exit(count_mismatches(want, N, 0) ? 1 : 0);

@@ -292,7 +292,7 @@ static void *count_opens(void *arg)
 			return NULL;
 		}
 		remote.iov_base = (void *)(uintptr_t)req.data.args[
-			req.data.nr == __NR_open ? 0 : 1];
+			req.data.nr == __NR_openat ? 1 : 0];
 		remote.iov_len = sizeof(path) - 1;
 		if (process_vm_readv(req.pid, &local, 1, &remote, 1, 0) > 0 &&
 		    !strcmp(path, "/dev/arc4"))
@@ -308,8 +308,12 @@ static int count_opens_start(void)
 {
 	struct sock_filter f[] = {
 		BPF_X86_64_SYSCALL_NR,
+#ifdef __NR_open
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 2, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_open, 1, 0),
+#else	/* arm64 has openat() only */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 1, 0),
+#endif
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
 	};

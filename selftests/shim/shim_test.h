@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <signal.h>
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -286,12 +287,25 @@ static inline int count_wipeonfork_maps(void)
 /*
  * BPF: let other architectures through, then load the syscall number.
  * The architecture is this program's own: a 32-bit x86 build's system
- * calls arrive as AUDIT_ARCH_I386, with i386 numbers.
+ * calls arrive as AUDIT_ARCH_I386, with i386 numbers; an arm64 build's as
+ * AUDIT_ARCH_AARCH64.
  */
 #if defined(__i386__)
 #define SHIM_AUDIT_ARCH AUDIT_ARCH_I386
+#elif defined(__aarch64__)
+#define SHIM_AUDIT_ARCH AUDIT_ARCH_AARCH64
 #else
 #define SHIM_AUDIT_ARCH AUDIT_ARCH_X86_64
+#endif
+
+/*
+ * The fork system call, without glibc's fork() and its handlers: arm64 has
+ * no fork system call, only clone(), which with SIGCHLD alone is fork.
+ */
+#ifdef SYS_fork
+#define shim_sys_fork() syscall(SYS_fork)
+#else
+#define shim_sys_fork() syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0)
 #endif
 #define BPF_X86_64_SYSCALL_NR						\
 	BPF_STMT(BPF_LD | BPF_W | BPF_ABS,				\

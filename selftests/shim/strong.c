@@ -223,7 +223,7 @@ static int fork_draws_differ(struct __test_metadata *_metadata, int how)
 	if (how == 0)
 		pid = fork();
 	else if (how == 1)
-		pid = syscall(SYS_fork);
+		pid = shim_sys_fork();
 	else
 		pid = syscall(SYS_clone, SIGCHLD, 0, NULL, NULL, 0);
 	ASSERT_GE(pid, 0);
@@ -263,7 +263,7 @@ TEST(rand_after_raw_fork_differs_between_parent_and_child)
 
 	(void)rand();
 	ASSERT_EQ(0, pipe(p));
-	pid = syscall(SYS_fork);
+	pid = shim_sys_fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		mine = rand() ^ (unsigned int)rand() << 1;
@@ -351,7 +351,7 @@ TEST(child_buffer_is_zero_after_raw_fork)
 		     gnu_get_libc_version());
 	draw_until_buffered();
 	ASSERT_TRUE(find_wipeonfork_map(&s, &e));
-	pid = syscall(SYS_fork);
+	pid = shim_sys_fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		for (uintptr_t p = s; p < e; p++)

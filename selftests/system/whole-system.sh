@@ -46,8 +46,9 @@ fi
 
 name=$(sed -n 's/^name=//p' .arc4-dist)
 release=$(sed -n 's/^release=//p' .arc4-dist)
+arch=$(sed -n 's/^arch=//p' .arc4-dist)
 shim=$top/lib/libarc4.so.1
-tree=$(scripts/release-tree "$release" 2>/dev/null)
+tree=$(scripts/release-tree "$release${arch:+-$arch}" 2>/dev/null)
 if [ ! -f "$shim" ] || [ ! -e "$tree/.arc4-tree" ]; then
 	tap_plan 1
 	tap_fail "$name: the shim (lib/libarc4.so.1) and the $release tree are there"
