@@ -66,7 +66,7 @@ TEST_RELEASES ?= trixie
 test: all ## every test, here and on TEST_RELEASES (trixie)
 	@scripts/tests-run $(addprefix --release ,$(TEST_RELEASES))
 
-test-matrix: all ## the VM suites on 6 releases (2 arm64), and a table
+test-matrix: all ## the VM suites on 6 releases (2 arm64; MATRIX_ARCHES=amd64 for those alone), and a table
 	@scripts/tests-run --matrix
 
 demo: all ## show /dev/arc4 and the shim at work in the VM
