@@ -12,6 +12,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 . selftests/install/tap.sh
+. selftests/kbuild/sources.sh
 
 tap_plan 4
 kver=$(scripts/kver) || { tap_fail "kernel headers are installed"; exit 1; }
@@ -56,12 +57,8 @@ else
 	exit
 fi
 
-# The module's sources only, so that the build leaves the checkout alone.
 mod=$work/arc4
-mkdir -p "$mod/kmod"
-cp Kbuild "$mod/"
-cp kmod/Kbuild kmod/*.[ch] "$mod/kmod/"
-cp -r include "$mod/"
+module_sources "$mod" || exit 1
 out=$(make -C "$work/arch" M="$mod" W=1 KCFLAGS=-Werror modules 2>&1)
 if [ $? -eq 0 ] && [ -e "$mod/kmod/arc4dev.ko" ]; then
 	tap_ok "arc4dev builds with W=1 -Werror"

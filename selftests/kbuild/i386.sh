@@ -11,6 +11,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 . selftests/install/tap.sh
+. selftests/kbuild/sources.sh
 
 tap_plan 3
 work=$top/build/kbuild/i386
@@ -75,11 +76,7 @@ ln -sfn "$kbuild" "$root/usr/lib/${kbuild##*/}"
 tap_ok "$(basename "$arch") is unpacked"
 
 mod=$work/arc4
-rm -rf "$mod"
-mkdir -p "$mod/kmod"
-cp Kbuild "$mod/"
-cp kmod/Kbuild kmod/*.[ch] "$mod/kmod/"
-cp -r include "$mod/"
+module_sources "$mod" || exit 1
 out=$(make -C "$arch" M="$mod" W=1 KCFLAGS=-Werror modules 2>&1)
 if [ $? -eq 0 ] && [ -e "$mod/kmod/arc4dev.ko" ] &&
 	! echo "$out" | grep -q 'warning:'; then

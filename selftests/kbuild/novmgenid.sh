@@ -12,6 +12,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 . selftests/install/tap.sh
+. selftests/kbuild/sources.sh
 
 tap_plan 3
 tarball=$(scripts/kernel-src --tarball) || { tap_fail "linux-source is installed"; exit 1; }
@@ -48,13 +49,8 @@ else
 	tap_ok "the configuration has CONFIG_VMGENID unset ($(make -s -C "$src" kernelversion))"
 fi
 
-# The module's sources only, so that the build leaves the checkout alone.
 mod=$work/arc4
-rm -rf "$mod"
-mkdir -p "$mod/kmod"
-cp Kbuild "$mod/"
-cp kmod/Kbuild kmod/*.[ch] "$mod/kmod/"
-cp -r include "$mod/"
+module_sources "$mod" || exit 1
 # No Module.symvers for an unbuilt kernel: modpost warns of every symbol.
 if out=$(make -C "$src" M="$mod" W=1 KCFLAGS=-Werror KBUILD_MODPOST_WARN=1 \
 	modules 2>&1) && [ -e "$mod/kmod/arc4dev.ko" ]; then
