@@ -9,9 +9,9 @@
 # dependencies, as selftests/deb builds them there.  RELEASE-arm64
 # (bookworm-arm64, trixie-arm64) is that release's arm64 tree, built
 # through qemu-user-static and binfmt_misc (scripts/release-tree's way),
-# with the build dependencies too: arm64 packages are built in it.  The tree lives in
-# ARC4_CACHE (default /var/cache/arc4) as deb-RELEASE, apart from
-# scripts/release-tree's trees, and holds what a user's system would: the
+# with the build dependencies too: arm64 packages are built in it.  The
+# tree lives in ARC4_CACHE (default /var/cache/arc4) as deb-RELEASE, apart
+# from scripts/release-tree's trees, and holds what a user's system would: the
 # kernel and its headers, dkms (so that `apt-get install ./*.deb` finds
 # its main dependency in place), man-db, pkg-config and the compiler, plus
 # what scripts/vm-run needs to boot it.  Built with mmdebstrap from the
@@ -61,6 +61,19 @@ fresh() {
 		[ -n "$(find "$stamp" -mtime -"${ARC4_TREE_DAYS:-7}")" ]
 }
 
+# A foreign tree's programs (its maintainer scripts here, the package build
+# and dpkg in selftests/deb's chroots) run through qemu-user-static; set
+# up on every call, as binfmt_misc may not be mounted after a reboot.
+foreign=()
+if [ "$arch" != "$(dpkg --print-architecture)" ]; then
+	"$top/scripts/deps-install" --only qemu-user-static binfmt-support \
+		arch-test qemu-system-arm >&2
+	[ -e /proc/sys/fs/binfmt_misc/register ] ||
+		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+	[ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] ||
+		update-binfmts --enable qemu-aarch64
+	foreign=(--arch="$arch")
+fi
 mkdir -p "$cache"
 exec 9>"$cache/deb-$release.lock"
 flock 9
@@ -80,18 +93,6 @@ log=$cache/deb-$release.log
 rm -rf "$new"
 echo "selftests/deb: building the $release tree from $uri into $tree (log: $log)" >&2
 start=$(date +%s)
-# A foreign architecture's maintainer scripts run through qemu-user-static
-# (set up on every call: binfmt_misc may not be mounted after a reboot).
-foreign=()
-if [ "$arch" != "$(dpkg --print-architecture)" ]; then
-	"$top/scripts/deps-install" --only qemu-user-static binfmt-support \
-		arch-test qemu-system-arm >&2
-	[ -e /proc/sys/fs/binfmt_misc/register ] ||
-		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
-	[ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] ||
-		update-binfmts --enable qemu-aarch64
-	foreign=(--arch="$arch")
-fi
 # No initramfs: scripts/vm-run boots its own.
 # A try that fails (an index caught mid-sync) is made again after a pause.
 . "$top/scripts/lib/apt.sh"
