@@ -12,7 +12,10 @@
 # tree as it was before the install, file for file.  The packages are
 # those of `make deb` (build/deb/*.deb) for the host's release; for another
 # (trixie) they are built in the copy first, with dpkg-buildpackage from
-# the checkout's files.  Never touches the host's own system.  Needs root
+# the checkout's files.  RELEASE-arm64 (bookworm-arm64, trixie-arm64) is
+# the same in that release's arm64 tree, booted in the arm64 VM; the host
+# release's arm64 packages are those of `make deb ARCH=arm64`
+# (build/deb-arm64/*.deb).  Never touches the host's own system.  Needs root
 # and the archive.  Prints TAP.
 #
 # ARC4_DEB_KEEP=1 keeps the copy (build/selftests/deb/RELEASE/root).
@@ -29,6 +32,11 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+suite=${release%%-*} arch=${release#"${release%%-*}"}
+arch=${arch#-}
+arch=${arch:-amd64}
+made=build/deb make="make deb"
+[ "$arch" = amd64 ] || made=build/deb-$arch make="make deb ARCH=$arch"
 . selftests/install/tap.sh
 . scripts/lib/apt.sh
 
@@ -38,10 +46,10 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 0
 fi
 shopt -s nullglob
-debs=(build/deb/*.deb)
-if [ "$release" = "$host" ] && [ ${#debs[@]} -eq 0 ]; then
+debs=("$made"/*.deb)
+if [ "$suite" = "$host" ] && [ ${#debs[@]} -eq 0 ]; then
 	tap_plan 1
-	tap_fail "build/deb holds the packages (make deb)"
+	tap_fail "$made holds the packages ($make)"
 	exit 1
 fi
 
@@ -88,7 +96,7 @@ cp -a "$base" "$root" || { tap_plan 1; tap_fail "copy of $base"; exit 1; }
 exec 8>&-
 # Another release's packages: built here, before the first snapshot, from
 # the files that make deb would take.
-if [ "$release" != "$host" ]; then
+if [ "$suite" != "$host" ]; then
 	t=$(date +%s)
 	version=$(sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' lib/Makefile)
 	src=$root/tmp/arc4-build/arc4-$version
@@ -150,7 +158,7 @@ tap_step "DKMS built and installed arc4dev for $kver (postinst), depmod knows it
 
 package_layout() {
 	local ma
-	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+	ma=$(dpkg-architecture -a"$arch" -qDEB_HOST_MULTIARCH 2>/dev/null)
 	[ -e "$root/usr/lib/$ma/libarc4.so.1" ] || { echo "no libarc4.so.1 in /usr/lib/$ma"; return 1; }
 	chroot_run ldconfig -p | grep -E "libarc4\.so\.1 .*=> (/usr)?/lib/$ma/libarc4\.so\.1$" >/dev/null ||
 		{ echo "ld.so.cache does not list libarc4.so.1"; return 1; }
@@ -179,7 +187,7 @@ if [ "$tap_broken" = 1 ]; then
 	done
 else
 	t=$(date +%s)
-	VM_ROOT=$root VM_MODULES=host VM_LOAD=0 VM_LOG="$work/console.log" \
+	VM_ROOT=$root VM_ARCH=$arch VM_MODULES=host VM_LOAD=0 VM_LOG="$work/console.log" \
 		scripts/vm-run "$top/selftests/deb/guest.sh" "$work" \
 		>"$work/vm.out" 2>"$work/vm.err" </dev/null
 	vmrc=$?
@@ -206,7 +214,7 @@ purges() {
 		grep -v ' not-installed$')
 	[ -z "$left" ] || { echo "still known to dpkg: $left"; return 1; }
 }
-if [ -e "$root/var/lib/dpkg/info/libarc4-1:amd64.list" ] || [ -e "$root/var/lib/dpkg/info/arc4-dkms.list" ]; then
+if [ -e "$root/var/lib/dpkg/info/libarc4-1:$arch.list" ] || [ -e "$root/var/lib/dpkg/info/arc4-dkms.list" ]; then
 	tap_check "apt-get purge ${names[*]}; apt-get autoremove --purge" purges
 else
 	tap_skip "apt-get purge" "nothing was installed"

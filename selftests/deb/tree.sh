@@ -6,9 +6,12 @@
 # first when it is missing, older than ARC4_TREE_DAYS days (default 7) or
 # made from another package list.  RELEASE defaults to the host's own
 # (bookworm); another one (trixie) also gets the packages' build
-# dependencies, as selftests/deb builds them there.  The tree lives in
-# ARC4_CACHE (default /var/cache/arc4) as deb-RELEASE, apart from
-# scripts/release-tree's trees, and holds what a user's system would: the
+# dependencies, as selftests/deb builds them there.  RELEASE-arm64
+# (bookworm-arm64, trixie-arm64) is that release's arm64 tree, built
+# through qemu-user-static and binfmt_misc (scripts/release-tree's way),
+# with the build dependencies too: arm64 packages are built in it.  The
+# tree lives in ARC4_CACHE (default /var/cache/arc4) as deb-RELEASE, apart
+# from scripts/release-tree's trees, and holds what a user's system would: the
 # kernel and its headers, dkms (so that `apt-get install ./*.deb` finds
 # its main dependency in place), man-db, pkg-config and the compiler, plus
 # what scripts/vm-run needs to boot it.  Built with mmdebstrap from the
@@ -28,9 +31,16 @@ case "${1:-}" in
 *) release=$1 ;;
 esac
 [ "$(id -u)" -eq 0 ] || die "needs root (mmdebstrap)"
+suite=${release%%-*} arch=${release#"${release%%-*}"}
+arch=${arch#-}
+case "$arch" in
+"") arch=amd64 ;;
+arm64) ;;
+*) die "not an architecture arc4 packages are built for: $arch" ;;
+esac
 
 packages=(
-	linux-image-amd64 linux-headers-amd64 dkms
+	"linux-image-$arch" "linux-headers-$arch" dkms
 	kmod busybox-static mount util-linux procps xz-utils
 	man-db
 )
@@ -51,6 +61,19 @@ fresh() {
 		[ -n "$(find "$stamp" -mtime -"${ARC4_TREE_DAYS:-7}")" ]
 }
 
+# A foreign tree's programs (its maintainer scripts here, the package build
+# and dpkg in selftests/deb's chroots) run through qemu-user-static; set
+# up on every call, as binfmt_misc may not be mounted after a reboot.
+foreign=()
+if [ "$arch" != "$(dpkg --print-architecture)" ]; then
+	"$top/scripts/deps-install" --only qemu-user-static binfmt-support \
+		arch-test qemu-system-arm >&2
+	[ -e /proc/sys/fs/binfmt_misc/register ] ||
+		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+	[ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] ||
+		update-binfmts --enable qemu-aarch64
+	foreign=(--arch="$arch")
+fi
 mkdir -p "$cache"
 exec 9>"$cache/deb-$release.lock"
 flock 9
@@ -75,13 +98,13 @@ start=$(date +%s)
 . "$top/scripts/lib/apt.sh"
 build() {
 	rm -rf "$new"
-	mmdebstrap --variant=buildd --components=main \
+	mmdebstrap --variant=buildd --components=main "${foreign[@]}" \
 		--include="$(echo "$want" | tr ' ' ,)" \
 		--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename --add /usr/sbin/update-initramfs &&
 			mkdir -p "$1/usr/sbin" &&
 			printf "#!/bin/sh\n# arc4: the VM boots its own initramfs\n" >"$1/usr/sbin/update-initramfs" &&
 			chmod 755 "$1/usr/sbin/update-initramfs"' \
-		"$release" "$new" "$uri" >"$log" 2>&1
+		"$suite" "$new" "$uri" >"$log" 2>&1
 }
 if ! apt_retry "mmdebstrap $release" build; then
 	rm -rf "$new"
