@@ -57,7 +57,7 @@ deb-bad-arch:
 	@echo "arc4: ARCH=$(ARCH): the packages are built for amd64 or arm64"; exit 1
 endif
 
-deb-amd64:
+deb-amd64: ## what make deb runs on amd64 (the default)
 	@scripts/deps-install $(DEB_DEPS)
 	@test "$(DEB_VERSION)" = "$(ARC4_VERSION)" || \
 		{ echo "arc4: debian/changelog says $(DEB_VERSION), lib/Makefile $(ARC4_VERSION)"; exit 1; }
@@ -77,13 +77,13 @@ deb-amd64:
 	@ls -l $(DEB_DIR)/*.deb
 	$(call deb_lintian,$(DEB_DIR))
 
-test-deb-amd64: deb-amd64
+test-deb-amd64: deb-amd64 ## what make test-deb runs on amd64
 	@rc=0; selftests/deb/deb.sh || rc=1; \
 	for r in $(TEST_RELEASES); do \
 		selftests/deb/deb.sh --release $$r || rc=1; \
 	done; exit $$rc
 
-deb-arm64:
+deb-arm64: ## what make deb ARCH=arm64 runs
 	@test "$(DEB_VERSION)" = "$(ARC4_VERSION)" || \
 		{ echo "arc4: debian/changelog says $(DEB_VERSION), lib/Makefile $(ARC4_VERSION)"; exit 1; }
 	@scripts/deps-install lintian
@@ -92,7 +92,7 @@ deb-arm64:
 	@ls -l $(DEB_DIR)-arm64/*.deb
 	$(call deb_lintian,$(DEB_DIR)-arm64)
 
-test-deb-arm64: deb-arm64
+test-deb-arm64: deb-arm64 ## what make test-deb ARCH=arm64 runs
 	@rc=0; selftests/deb/deb.sh --release $(DEB_HOST_SUITE)-arm64 || rc=1; \
 	for r in $(TEST_RELEASES); do \
 		selftests/deb/deb.sh --release $$r-arm64 || rc=1; \
