@@ -7,6 +7,10 @@
 #                      kernel from linux-source-6.1 with KASAN, KMEMLEAK,
 #                      PROVE_LOCKING, DEBUG_ATOMIC_SLEEP and UBSAN
 #   make test-debug    every VM test on that kernel (panic_on_warn=1)
+#   make test-kunit    arc4dev's KUnit suite alone on that kernel
+#                      (VM_ARCH=arm64 with any of these three: the same
+#                      kernel for arm64, in build/debug-kernel-arm64/,
+#                      booted under the arm64 tree)
 #   make test-secureboot  module signatures: a kernel that checks them (the
 #                      modsig flavour of scripts/debug-kernel, cached in
 #                      build/modsig-kernel/) refuses arc4dev unsigned or
@@ -24,13 +28,16 @@
 
 SOAK_SCALE ?= 10
 
-.PHONY: debug-kernel test-debug test-secureboot soak vmfork-test
+.PHONY: debug-kernel test-debug test-kunit test-secureboot soak vmfork-test
 
 debug-kernel: deps ## build the KASAN/lockdep/UBSAN kernel (once)
-	@scripts/debug-kernel
+	@scripts/debug-kernel --arch $${VM_ARCH:-amd64}
 
 test-debug: all ## every VM test on the debug kernel
 	@scripts/debug-kernel-test
+
+test-kunit: deps ## the KUnit suite alone on the debug kernel
+	@scripts/debug-kernel-test --kunit
 
 test-secureboot: deps ## signed and unsigned arc4dev on a signature-checking kernel
 	@selftests/install/secureboot.sh

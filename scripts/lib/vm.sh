@@ -12,6 +12,9 @@
 #   vm_kernel           set kver, kernel, moddir, kdir, guest_moddir: the
 #                       kernel of linux-image-amd64 (of the host, or of the
 #                       release tree), or VM_KERNEL with VM_MODROOT's modules
+#                       (with a release tree as /, its userland under that
+#                       kernel: VM_ARCH=arm64 and scripts/debug-kernel
+#                       --arch arm64)
 #   vm_module           set ko, the arc4dev.ko to load (VM_KO, else
 #                       kmod/arc4dev.ko, or build/dist/DIST/kmod/arc4dev.ko
 #                       for a release; rebuilt when stale unless
@@ -61,7 +64,8 @@ vm_dist() {
 		[ -z "${VM_ROOT:-}" ]; then
 		return 0
 	fi
-	[ -z "${VM_KERNEL:-}" ] || die "VM_KERNEL and VM_DIST/VM_ARCH/VM_FLAVOUR/VM_ROOT do not go together"
+	[ -z "${VM_KERNEL:-}" ] || [ -z "$flavour" ] ||
+		die "VM_KERNEL and VM_FLAVOUR do not go together"
 	dist=$release
 	[ "$arch" = amd64 ] || dist+=-$arch
 	dist+=${flavour:+-$flavour}
@@ -82,10 +86,19 @@ vm_kernel() {
 		[ -n "${VM_MODROOT:-}" ] && [ -n "${VM_KO:-}" ] ||
 			die "VM_KERNEL needs VM_MODROOT and VM_KO"
 		kernel=$(readlink -f "$VM_KERNEL")
+		vm_kernel_arch "$kernel" ||
+			die "VM_KERNEL=$VM_KERNEL is not an ${arch:-amd64} kernel image"
 		kver=$(ls "$VM_MODROOT/lib/modules" | head -n1)
 		moddir=$(readlink -f "$VM_MODROOT/lib/modules/$kver")
 		[ -n "$kver" ] && [ -e "$moddir/modules.dep" ] ||
 			die "no modules under $VM_MODROOT/lib/modules"
+		# The guest reaches them at the same path: through the host's
+		# root, or with a release tree as / through the repository's
+		# mount (or the working directory's).
+		case "$moddir/" in
+		"$top"/* | "$(pwd -P)"/*) ;;
+		*) [ -z "${tree:-}" ] || die "VM_MODROOT=$VM_MODROOT: with a release tree, it must lie in $top or the working directory" ;;
+		esac
 		guest_moddir=$moddir
 	else
 		kver=$("$top/scripts/kver" ${tree:+--root "$tree"} \
@@ -95,6 +108,14 @@ vm_kernel() {
 		guest_moddir=/lib/modules/$kver
 	fi
 	kdir=$moddir/build
+}
+
+vm_kernel_arch() {
+	# Whether the kernel image $1 is one for $arch: an arm64 Image
+	# ("ARM\x64" at 56) or an x86 bzImage ("HdrS" at 514).
+	local off=514 magic=HdrS
+	[ "${arch:-amd64}" = amd64 ] || off=56 magic=ARMd
+	[ "$(dd if="$1" bs=1 skip="$off" count=4 2>/dev/null | tr -d '\0')" = "$magic" ]
 }
 
 vm_module() {
