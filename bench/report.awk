@@ -407,7 +407,7 @@ END {
 	startup_table()
 
 	print ""
-	print "== Targets (issues 4 and 10): ratio of medians (spread from min/max of the repeats) =="
+	print "== Targets: ratio of medians (spread from min/max of the repeats) =="
 	I = "vm-icount"
 	target("shim strong rand() / glibc rand()", I,
 		key(I, "call", "shim", "rand", "strong", 1), key(I, "call", "glibc", "rand", "det", 1), 1.0, 1)
@@ -442,6 +442,6 @@ END {
 	scaled("glibc rand() 2 threads / 1 thread", "host", key("host", "scaling", "glibc", "rand", "det", 2), 1.8)
 	scaled("  the same per CPU-second of each thread", "host", key("host", "scaling-cpu", "glibc", "rand", "det", 2), 1.8)
 	print ""
-	print "  For information, the issue 10 floors on unstable's newest kernel and glibc:"
+	print "  For information, the same floors on unstable's newest kernel and glibc:"
 	anchor_targets("vm-icount-sid")
 }
