@@ -62,18 +62,9 @@ fresh() {
 }
 
 # A foreign tree's programs (its maintainer scripts here, the package build
-# and dpkg in selftests/deb's chroots) run through qemu-user-static; set
-# up on every call, as binfmt_misc may not be mounted after a reboot.
-foreign=()
-if [ "$arch" != "$(dpkg --print-architecture)" ]; then
-	"$top/scripts/deps-install" --only qemu-user-static binfmt-support \
-		arch-test qemu-system-arm >&2
-	[ -e /proc/sys/fs/binfmt_misc/register ] ||
-		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
-	[ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] ||
-		update-binfmts --enable qemu-aarch64
-	foreign=(--arch="$arch")
-fi
+# and dpkg in selftests/deb's chroots) run through qemu-user-static.
+. "$top/scripts/lib/foreign.sh"
+foreign_enable "$arch"
 mkdir -p "$cache"
 exec 9>"$cache/deb-$release.lock"
 flock 9
