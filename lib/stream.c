@@ -209,11 +209,21 @@ ARC4_EXPORT double arc4_stream_double(arc4_stream *s)
 }
 
 /*
- * The child's key is HChaCha20(parent key, LE64(parent stream) ||
- * LE64(index)): a pseudorandom function of the pair under the parent's
- * key, so children of different indices, and of different parent
- * streams, are unrelated keys, and no child shares the parent's key.
+ * The child's key is HChaCha20 of the parent's key and LE64(parent
+ * stream) || LE64(index) under arc4's own constants, the 16 bytes
+ * "arc4-split-key-1" in place of "expand 32-byte k": a pseudorandom
+ * function of the pair under the parent's key, so children of different
+ * indices, and of different parent streams, are unrelated keys.  With
+ * ChaCha's constants HChaCha20 is a ChaCha20 block before its final
+ * addition, and the child's key would follow from 64 bytes of the
+ * parent key's output (block `parent stream` of stream `index`); no
+ * stream of any key runs under these constants.
  */
+static const uint8_t split_constants[16] = {
+	'a', 'r', 'c', '4', '-', 's', 'p', 'l',
+	'i', 't', '-', 'k', 'e', 'y', '-', '1',
+};
+
 ARC4_EXPORT arc4_stream *arc4_stream_split(const arc4_stream *s,
 					   uint64_t index)
 {
@@ -229,7 +239,7 @@ ARC4_EXPORT arc4_stream *arc4_stream_split(const arc4_stream *s,
 	arc4_store_le32(inp + 4, s->in[15]);
 	arc4_store_le32(inp + 8, (uint32_t)index);
 	arc4_store_le32(inp + 12, (uint32_t)(index >> 32));
-	arc4_hchacha20(key, inp, key);
+	arc4_hchacha20(key, inp, split_constants, key);
 	arc4_chacha20_init(c->in, key, 0, 0);
 	explicit_bzero(key, sizeof(key));
 	return c;

@@ -2,9 +2,10 @@
 /*
  * arc4_stream: every call against OpenSSL's ChaCha20 (the bytes, u32, u64,
  * uniform, double, tell and seek anywhere in the 2^64-byte stream, odd
- * lengths, unaligned buffers, the wrap), split against HChaCha20 derived
- * from OpenSSL's keystream, srand_deterministic() as a stream, errno,
- * fork, ENOMEM, and the device: a seeded /dev/arc4 descriptor read at p
+ * lengths, unaligned buffers, the wrap), split against HChaCha20 under
+ * arc4's constants (this file's own, checked against OpenSSL under
+ * ChaCha's) and a libsodium known answer, srand_deterministic() as a
+ * stream, errno, fork, ENOMEM, and the device: a seeded /dev/arc4 descriptor read at p
  * gives the same bytes.  Each ChaCha20 implementation the CPU runs is
  * checked on its own (the fixture's variants), the default choice too.
  *
@@ -338,10 +339,78 @@ TEST_F(stream, double_is_u64_top_53_bits_times_2_to_the_minus_53)
 }
 
 /*
- * split: HChaCha20 of the parent's key with LE64(parent stream) ||
- * LE64(index) as the child's key, stream 0, position 0.
+ * HChaCha20 with any constants, written here from its definition (the
+ * test's own code, not the library's): checked against OpenSSL with
+ * ChaCha's constants below, then used with arc4's.
  */
-TEST_F(stream, split_child_is_hchacha20_key_stream_0_position_0)
+#define QR(a, b, c, d) do {						\
+	a += b; d ^= a; d = d << 16 | d >> 16;				\
+	c += d; b ^= c; b = b << 12 | b >> 20;				\
+	a += b; d ^= a; d = d << 8 | d >> 24;				\
+	c += d; b ^= c; b = b << 7 | b >> 25;				\
+} while (0)
+
+static void ref_hchacha20(const uint8_t key[32], const uint8_t in[16],
+			  const char c[16], uint8_t out[32])
+{
+	uint32_t x[16];
+
+	for (int i = 0; i < 4; i++) {
+		x[i] = le32((const uint8_t *)c + 4 * i);
+		x[12 + i] = le32(in + 4 * i);
+	}
+	for (int i = 0; i < 8; i++)
+		x[4 + i] = le32(key + 4 * i);
+	for (int r = 0; r < 10; r++) {
+		QR(x[0], x[4], x[8], x[12]);
+		QR(x[1], x[5], x[9], x[13]);
+		QR(x[2], x[6], x[10], x[14]);
+		QR(x[3], x[7], x[11], x[15]);
+		QR(x[0], x[5], x[10], x[15]);
+		QR(x[1], x[6], x[11], x[12]);
+		QR(x[2], x[7], x[8], x[13]);
+		QR(x[3], x[4], x[9], x[14]);
+	}
+	for (int i = 0; i < 4; i++) {
+		for (int k = 0; k < 4; k++) {
+			out[4 * i + k] = x[i] >> (8 * k);
+			out[16 + 4 * i + k] = x[12 + i] >> (8 * k);
+		}
+	}
+}
+
+static const char split_constants[16] = {
+	'a', 'r', 'c', '4', '-', 's', 'p', 'l',
+	'i', 't', '-', 'k', 'e', 'y', '-', '1',
+};
+
+static void split_input(uint64_t stream, uint64_t index, uint8_t in[16])
+{
+	for (int k = 0; k < 8; k++) {
+		in[k] = stream >> (8 * k);
+		in[8 + k] = index >> (8 * k);
+	}
+}
+
+TEST(reference_hchacha20_with_chacha_constants_equals_openssl)
+{
+	uint8_t key[32], in[16], want[32], got[32];
+
+	for (int i = 0; i < 100; i++) {
+		random_key(key);
+		split_input(random_u64(), random_u64(), in);
+		ossl_hchacha20(key, in, want);
+		ref_hchacha20(key, in, "expand 32-byte k", got);
+		ASSERT_EQ(0, memcmp(want, got, sizeof(got)));
+	}
+}
+
+/*
+ * split: HChaCha20 of the parent's key and LE64(parent stream) ||
+ * LE64(index) under the constants "arc4-split-key-1" is the child's key,
+ * stream 0, position 0.
+ */
+TEST_F(stream, split_child_is_hchacha20_arc4_constants_key_stream_0_position_0)
 {
 	NEED_IMPL();
 	static const uint64_t idx[] = { 0, 1, 2, 0xffffffffull,
@@ -353,11 +422,8 @@ TEST_F(stream, split_child_is_hchacha20_key_stream_0_position_0)
 		arc4_stream *c = arc4_stream_split(self->s, idx[i]);
 
 		ASSERT_NE(NULL, c);
-		for (int k = 0; k < 8; k++) {
-			in[k] = self->id >> (8 * k);
-			in[8 + k] = idx[i] >> (8 * k);
-		}
-		ossl_hchacha20(self->key, in, ck);
+		split_input(self->id, idx[i], in);
+		ref_hchacha20(self->key, in, split_constants, ck);
 		EXPECT_EQ(0, arc4_stream_tell(c));
 		arc4_stream_buf(c, got, sizeof(got));
 		ossl_bytes(ck, 0, 0, want, sizeof(want));
@@ -367,6 +433,78 @@ TEST_F(stream, split_child_is_hchacha20_key_stream_0_position_0)
 		arc4_stream_free(c);
 	}
 	EXPECT_EQ(777, arc4_stream_tell(self->s));
+}
+
+/*
+ * A known answer from libsodium, crypto_core_hchacha20(child, LE64(stream)
+ * || LE64(42), key 00 01 .. 1f, "arc4-split-key-1") then
+ * crypto_stream_chacha20(32, zero nonce, child); Python's pure HChaCha20
+ * with `cryptography`'s ChaCha20 gives the same.
+ */
+TEST(split_known_answer_from_libsodium)
+{
+	static const uint8_t want[32] = {
+		0x20, 0xd8, 0x8e, 0xf4, 0x5f, 0x0d, 0x73, 0x44,
+		0x3b, 0x09, 0x58, 0xc6, 0x3b, 0xd5, 0xe3, 0x4c,
+		0x53, 0xa8, 0xf4, 0x52, 0xea, 0x37, 0xa8, 0x15,
+		0x77, 0x5b, 0x30, 0x0b, 0xd3, 0x5c, 0xfc, 0xe4,
+	};
+	uint8_t key[32], got[32];
+	arc4_stream *s, *c;
+
+	for (int i = 0; i < 32; i++)
+		key[i] = i;
+	s = arc4_stream_new(key, 0x0123456789abcdefull);
+	ASSERT_NE(NULL, s);
+	c = arc4_stream_split(s, 42);
+	ASSERT_NE(NULL, c);
+	arc4_stream_buf(c, got, sizeof(got));
+	EXPECT_EQ(0, memcmp(want, got, sizeof(got)));
+	arc4_stream_free(c);
+	arc4_stream_free(s);
+}
+
+/*
+ * With ChaCha's constants HChaCha20(K, LE64(S) || LE64(I)) is block S of
+ * stream I under K before the final addition: the child of split(new(K,
+ * S), I) would be computable from 64 bytes of the parent key's output
+ * (words 0-3 and 12-15 minus the input state).  Not so: the child's bytes
+ * are not those of the key recovered that way.
+ */
+TEST_F(stream, split_child_key_is_not_derivable_from_the_parent_output)
+{
+	NEED_IMPL();
+	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e,
+					   0x79622d32, 0x6b206574 };
+	static const uint64_t si[][2] = { { 0, 0 }, { 7, 7 }, { 3, 1000 } };
+	uint8_t blk[64], in[16], ck[32], got[64], old[64];
+
+	for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++) {
+		arc4_stream *p = arc4_stream_new(self->key, si[i][0]), *c;
+
+		ASSERT_NE(NULL, p);
+		c = arc4_stream_split(p, si[i][1]);
+		ASSERT_NE(NULL, c);
+		split_input(si[i][0], si[i][1], in);
+		ossl_bytes(self->key, si[i][1], 64 * si[i][0], blk, 64);
+		for (int w = 0; w < 4; w++) {
+			uint32_t a = le32(blk + 4 * w) - sigma[w];
+			uint32_t b = le32(blk + 48 + 4 * w) - le32(in + 4 * w);
+
+			for (int k = 0; k < 4; k++) {
+				ck[4 * w + k] = a >> (8 * k);
+				ck[16 + 4 * w + k] = b >> (8 * k);
+			}
+		}
+		arc4_stream_buf(c, got, sizeof(got));
+		ossl_bytes(ck, 0, 0, old, sizeof(old));
+		EXPECT_NE(0, memcmp(got, old, sizeof(got)))
+			TH_LOG("split(new(K, %llu), %llu) follows from the parent's output",
+			       (unsigned long long)si[i][0],
+			       (unsigned long long)si[i][1]);
+		arc4_stream_free(c);
+		arc4_stream_free(p);
+	}
 }
 
 TEST_F(stream, split_children_of_other_indices_differ_same_index_same)
