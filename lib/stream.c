@@ -169,6 +169,13 @@ ARC4_EXPORT uint32_t arc4_stream_u32(arc4_stream *s)
 	return stream_u32(s);
 }
 
+static inline uint64_t load_le64(const void *p)
+{
+	const uint8_t *b = p;
+
+	return arc4_load_le32(b) | (uint64_t)arc4_load_le32(b + 4) << 32;
+}
+
 static inline uint64_t stream_u64(struct arc4_stream *s)
 {
 	uint8_t b[8];
@@ -180,7 +187,7 @@ static inline uint64_t stream_u64(struct arc4_stream *s)
 	} else {
 		stream_buf(s, b, sizeof(b));
 	}
-	v = arc4_load_le32(b) | (uint64_t)arc4_load_le32(b + 4) << 32;
+	v = load_le64(b);
 	return v;
 }
 
@@ -206,6 +213,42 @@ ARC4_EXPORT uint32_t arc4_stream_uniform(arc4_stream *s, uint32_t upper_bound)
 ARC4_EXPORT double arc4_stream_double(arc4_stream *s)
 {
 	return (double)(stream_u64(s) >> 11) * 0x1p-53;
+}
+
+/*
+ * Arrays: the bytes of n values in one fill (whole buffers straight into
+ * the caller's memory), then each value converted in place, so out[i]
+ * is the value the i-th single call would return and the position ends
+ * where theirs would.
+ */
+ARC4_EXPORT void arc4_stream_u32s(arc4_stream *s, uint32_t *out, size_t n)
+{
+	stream_buf(s, out, n * sizeof(*out));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	for (size_t i = 0; i < n; i++)
+		out[i] = arc4_load_le32((const uint8_t *)&out[i]);
+#endif
+}
+
+ARC4_EXPORT void arc4_stream_u64s(arc4_stream *s, uint64_t *out, size_t n)
+{
+	stream_buf(s, out, n * sizeof(*out));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	for (size_t i = 0; i < n; i++)
+		out[i] = load_le64(&out[i]);
+#endif
+}
+
+ARC4_EXPORT void arc4_stream_doubles(arc4_stream *s, double *out, size_t n)
+{
+	uint64_t v;
+	size_t i;
+
+	stream_buf(s, out, n * sizeof(*out));
+	for (i = 0; i < n; i++) {
+		v = load_le64(&out[i]);
+		out[i] = (double)(v >> 11) * 0x1p-53;
+	}
 }
 
 /*

@@ -339,6 +339,127 @@ TEST_F(stream, double_is_u64_top_53_bits_times_2_to_the_minus_53)
 }
 
 /*
+ * The array calls give exactly the values of n single calls, from odd
+ * positions, for n on both sides of the 1 KiB buffer and across the
+ * wrap, write nothing past out[n - 1], and leave the position where the
+ * single calls do.
+ */
+static const uint64_t array_starts[] = { 0, 1, 3, 5, 1021, 1023, 1025,
+	(1ull << 32) - 3, (1ull << 60) + 509, -4099ull, -13ull };
+static const size_t array_ns[] = { 0, 1, 2, 127, 128, 129, 255, 256, 257,
+	300, 1000, 4097 };
+
+#define NSTARTS (sizeof(array_starts) / sizeof(array_starts[0]))
+#define NNS (sizeof(array_ns) / sizeof(array_ns[0]))
+
+TEST_F(stream, u32s_equal_n_single_calls)
+{
+	NEED_IMPL();
+	uint32_t *got = malloc(4 * (4097 + 1)), want;
+	arc4_stream *one = arc4_stream_new(self->key, self->id);
+
+	for (size_t ij = 0; ij < NSTARTS * NNS; ij++) {
+		uint64_t st = array_starts[ij / NNS];
+		size_t n = array_ns[ij % NNS];
+
+		arc4_stream_seek(self->s, st);
+		arc4_stream_seek(one, st);
+		got[n] = 0xdeadbeef;
+		arc4_stream_u32s(self->s, got, n);
+		for (size_t k = 0; k < n; k++) {
+			want = arc4_stream_u32(one);
+			ASSERT_EQ(want, got[k])
+				TH_LOG("value %zu of %zu from %#llx", k, n,
+				       (unsigned long long)st);
+		}
+		ASSERT_EQ(0xdeadbeef, got[n]);
+		ASSERT_EQ(arc4_stream_tell(one), arc4_stream_tell(self->s));
+	}
+	arc4_stream_free(one);
+	free(got);
+}
+
+TEST_F(stream, u64s_equal_n_single_calls)
+{
+	NEED_IMPL();
+	uint64_t *got = malloc(8 * (4097 + 1)), want;
+	arc4_stream *one = arc4_stream_new(self->key, self->id);
+
+	for (size_t ij = 0; ij < NSTARTS * NNS; ij++) {
+		uint64_t st = array_starts[ij / NNS];
+		size_t n = array_ns[ij % NNS];
+
+		arc4_stream_seek(self->s, st);
+		arc4_stream_seek(one, st);
+		got[n] = 0xdeadbeef;
+		arc4_stream_u64s(self->s, got, n);
+		for (size_t k = 0; k < n; k++) {
+			want = arc4_stream_u64(one);
+			ASSERT_EQ(want, got[k])
+				TH_LOG("value %zu of %zu from %#llx", k, n,
+				       (unsigned long long)st);
+		}
+		ASSERT_EQ(0xdeadbeef, got[n]);
+		ASSERT_EQ(arc4_stream_tell(one), arc4_stream_tell(self->s));
+	}
+	arc4_stream_free(one);
+	free(got);
+}
+
+TEST_F(stream, doubles_equal_n_single_calls)
+{
+	NEED_IMPL();
+	double *got = malloc(8 * (4097 + 1)), want, canary = -1.5;
+	arc4_stream *one = arc4_stream_new(self->key, self->id);
+
+	for (size_t ij = 0; ij < NSTARTS * NNS; ij++) {
+		uint64_t st = array_starts[ij / NNS];
+		size_t n = array_ns[ij % NNS];
+
+		arc4_stream_seek(self->s, st);
+		arc4_stream_seek(one, st);
+		got[n] = canary;
+		arc4_stream_doubles(self->s, got, n);
+		for (size_t k = 0; k < n; k++) {
+			want = arc4_stream_double(one);
+			ASSERT_EQ(0, memcmp(&want, &got[k], sizeof(want)))
+				TH_LOG("value %zu of %zu from %#llx", k, n,
+				       (unsigned long long)st);
+		}
+		ASSERT_EQ(0, memcmp(&canary, &got[n], sizeof(canary)));
+		ASSERT_EQ(arc4_stream_tell(one), arc4_stream_tell(self->s));
+	}
+	arc4_stream_free(one);
+	free(got);
+}
+
+/* And against OpenSSL's bytes directly, once, from an odd position. */
+TEST_F(stream, arrays_are_openssl_bytes_by_the_documented_rules)
+{
+	NEED_IMPL();
+	enum { N = 700 };
+	uint8_t b[8 * N];
+	uint32_t u[N];
+	uint64_t w[N];
+	double d[N];
+
+	ossl_bytes(self->key, self->id, 1001, b, sizeof(b));
+	arc4_stream_seek(self->s, 1001);
+	arc4_stream_u32s(self->s, u, N);
+	arc4_stream_seek(self->s, 1001);
+	arc4_stream_u64s(self->s, w, N);
+	arc4_stream_seek(self->s, 1001);
+	arc4_stream_doubles(self->s, d, N);
+	for (int i = 0; i < N; i++) {
+		double want = ldexp((double)(le64(b + 8 * i) >> 11), -53);
+
+		ASSERT_EQ(le32(b + 4 * i), u[i]);
+		ASSERT_EQ(le64(b + 8 * i), w[i]);
+		ASSERT_EQ(0, memcmp(&want, &d[i], sizeof(want)));
+	}
+}
+
+/*
  * HChaCha20 with any constants, written here from its definition (the
  * test's own code, not the library's): checked against OpenSSL with
  * ChaCha's constants below, then used with arc4's.
