@@ -460,6 +460,119 @@ TEST_F(stream, arrays_are_openssl_bytes_by_the_documented_rules)
 }
 
 /*
+ * The known-answer files (selftests/shim/kat/, written by kat/gen.py from
+ * Python cryptography's ChaCha20 and the rules of the man page): the
+ * first 1000 u32, u64, double and uniform(1000) values of two streams
+ * and of a split child, each list from position 0, by single calls and
+ * by the array calls.
+ */
+enum { KAT_MAX = 1000 };
+
+/* Is the next list of the file the stream's values?  0 if so. */
+static int kat_list(struct __test_metadata *_metadata, FILE *f,
+		    arc4_stream *s, const char *kind, uint64_t a, uint64_t b)
+{
+	uint64_t n = strcmp(kind, "uniform") == 0 ? b : a, i, bad = n;
+	static uint64_t w[KAT_MAX], gw[KAT_MAX];
+	static double d[KAT_MAX], gd[KAT_MAX];
+	static uint32_t g32[KAT_MAX];
+	char line[64];
+
+	if (n == 0 || n > KAT_MAX)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!fgets(line, sizeof(line), f))
+			return -1;
+		w[i] = strtoull(line, NULL, 10);
+		d[i] = strtod(line, NULL);
+	}
+	arc4_stream_seek(s, 0);
+	for (i = 0; i < n && bad == n; i++) {
+		if (strcmp(kind, "u32") == 0)
+			gw[i] = arc4_stream_u32(s);
+		else if (strcmp(kind, "u64") == 0)
+			gw[i] = arc4_stream_u64(s);
+		else if (strcmp(kind, "uniform") == 0)
+			gw[i] = arc4_stream_uniform(s, (uint32_t)a);
+		else if (strcmp(kind, "double") == 0)
+			gd[i] = arc4_stream_double(s), gw[i] = w[i];
+		else
+			return -1;
+		if (gw[i] != w[i] || (kind[0] == 'd' && memcmp(&gd[i], &d[i], 8)))
+			bad = i;
+	}
+	arc4_stream_seek(s, 0);
+	if (kind[0] == 'u' && kind[1] == '3') {
+		arc4_stream_u32s(s, g32, n);
+		for (i = 0; i < n && bad == n; i++)
+			bad = g32[i] == w[i] ? n : i;
+	} else if (kind[0] == 'u' && kind[1] == '6') {
+		arc4_stream_u64s(s, gw, n);
+		for (i = 0; i < n && bad == n; i++)
+			bad = gw[i] == w[i] ? n : i;
+	} else if (kind[0] == 'd') {
+		arc4_stream_doubles(s, gd, n);
+		if (bad == n && memcmp(gd, d, n * sizeof(*d)))
+			bad = 0;
+	}
+	if (bad != n)
+		TH_LOG("%s value %llu differs", kind, (unsigned long long)bad);
+	return bad == n ? 0 : -1;
+}
+
+static int kat_file(struct __test_metadata *_metadata, const char *name)
+{
+	char path[PATH_MAX], line[160], hex[65], kind[16];
+	uint64_t stream = 0, a, b = 0;
+	arc4_stream *s = NULL, *p;
+	uint8_t key[32];
+	int lists = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/selftests/shim/kat/%s", top_dir(),
+		 name);
+	f = fopen(path, "re");
+	if (!f)
+		TH_LOG("%s: %s", path, strerror(errno));
+	while (f && fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || strncmp(line, "child-key ", 10) == 0)
+			continue;
+		if (sscanf(line, "key %64s", hex) == 1) {
+			for (int i = 0; i < 32; i++)
+				if (sscanf(hex + 2 * i, "%2hhx", &key[i]) != 1)
+					return -1;
+		} else if (sscanf(line, "stream %" SCNu64, &stream) == 1) {
+			continue;
+		} else if (sscanf(line, "split %" SCNu64, &a) == 1) {
+			p = arc4_stream_new(key, stream);
+			s = arc4_stream_split(p, a);
+			arc4_stream_free(p);
+		} else if (sscanf(line, "%15s %" SCNu64 " %" SCNu64, kind, &a,
+				  &b) >= 2) {
+			if (!s)
+				s = arc4_stream_new(key, stream);
+			if (kat_list(_metadata, f, s, kind, a, b) != 0) {
+				TH_LOG("%s: the %s list", name, kind);
+				break;
+			}
+			lists++;
+		}
+	}
+	if (f)
+		fclose(f);
+	arc4_stream_free(s);
+	return lists;
+}
+
+TEST_F(stream, known_answer_files)
+{
+	NEED_IMPL();
+	EXPECT_EQ(4, kat_file(_metadata, "a.txt"));
+	EXPECT_EQ(4, kat_file(_metadata, "b.txt"));
+	EXPECT_EQ(4, kat_file(_metadata, "split.txt"));
+}
+
+/*
  * HChaCha20 with any constants, written here from its definition (the
  * test's own code, not the library's): checked against OpenSSL with
  * ChaCha's constants below, then used with arc4's.
