@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * arc4_stream: every call against OpenSSL's ChaCha20 (the bytes, u32, u64,
- * uniform, double, tell and seek anywhere in the 2^64-byte stream, odd
- * lengths, unaligned buffers, the wrap), split against HChaCha20 under
- * arc4's constants (this file's own, checked against OpenSSL under
- * ChaCha's) and a libsodium known answer, srand_deterministic() as a
- * stream, errno, fork, ENOMEM, and the device: a seeded /dev/arc4 descriptor read at p
- * gives the same bytes.  Each ChaCha20 implementation the CPU runs is
- * checked on its own (the fixture's variants), the default choice too.
+ * uniform, double, the array calls, tell and seek anywhere in the
+ * 2^64-byte stream, odd lengths, unaligned buffers, the wrap), the block
+ * function split at every point of 128 blocks and across the carries at
+ * 2^32 and 2^64 blocks, the known-answer files of kat/, split against
+ * HChaCha20 under arc4's constants (this file's own, checked against
+ * OpenSSL under ChaCha's) and a libsodium known answer,
+ * srand_deterministic() as a stream, errno, fork, ENOMEM, and the device:
+ * a seeded /dev/arc4 descriptor read at p gives the same bytes.  Each
+ * ChaCha20 implementation the CPU runs is checked on its own (the
+ * fixture's variants), the default choice too.
  *
  * Linked with libarc4.a to reach the library's hidden
  * arc4_chacha20_select(), which forces an implementation; the exported
@@ -24,6 +27,9 @@
 #include "shim_test.h"
 
 int arc4_chacha20_select(const char *name);
+void arc4_chacha20_init(uint32_t in[16], const uint8_t key[32],
+			uint64_t counter, uint64_t nonce);
+void arc4_chacha20_blocks(const uint32_t in[16], uint8_t *out, size_t nblocks);
 
 /*
  * OpenSSL's chacha20 with the 16-byte IV LE64(p / 64) || LE64(stream): the
@@ -457,6 +463,112 @@ TEST_F(stream, arrays_are_openssl_bytes_by_the_documented_rules)
 		ASSERT_EQ(le64(b + 8 * i), w[i]);
 		ASSERT_EQ(0, memcmp(&want, &d[i], sizeof(want)));
 	}
+}
+
+/*
+ * OpenSSL's blocks from counter c on, never crossing 2^32 or 2^64 blocks in
+ * one call (where its carry into word 13 would be the thing under test):
+ * one call per side.
+ */
+static void ossl_blocks(const uint8_t key[32], uint64_t nonce, uint64_t c,
+			uint8_t *out, size_t nblocks)
+{
+	while (nblocks > 0) {
+		uint64_t room = 0x100000000ull - (c & 0xffffffffull);
+		size_t n = nblocks < room ? nblocks : room;
+		uint8_t iv[16], *zero = calloc(n, 64);
+		EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+		int len;
+
+		for (int i = 0; i < 8; i++) {
+			iv[i] = c >> (8 * i);
+			iv[8 + i] = nonce >> (8 * i);
+		}
+		EVP_EncryptInit_ex(x, EVP_chacha20(), NULL, key, iv);
+		EVP_EncryptUpdate(x, out, &len, zero, 64 * n);
+		EVP_CIPHER_CTX_free(x);
+		free(zero);
+		out += 64 * n;
+		nblocks -= n;
+		c += n;
+	}
+}
+
+/*
+ * The block function itself, for the chosen implementation: a read of
+ * 128 blocks split at every block (each SIMD width's tail handed to the
+ * next) equals one read of 128, and both equal OpenSSL, from counters
+ * whose carries into word 13 (2^32 blocks) and past 2^64 blocks fall in
+ * every lane of a 16-block group.
+ */
+TEST_F(stream, blocks_split_at_every_point_and_carries_equal_openssl)
+{
+	NEED_IMPL();
+	enum { NB = 128 };
+	/* No carry; the carry into word 13; the wrap past 2^64 blocks. */
+	static const uint64_t bases[] = { 48, 0x100000000ull, 0 };
+	uint8_t *whole = malloc(64 * NB), *parts = malloc(64 * NB + 1);
+	uint8_t *want = malloc(64 * NB);
+	uint32_t in[16];
+
+	for (size_t b = 0; b < 3; b++) {
+		for (uint64_t j = 0; j < 16; j++) {
+			uint64_t c = bases[b] - 48 - j;
+
+			arc4_chacha20_init(in, self->key, c, self->id);
+			arc4_chacha20_blocks(in, whole, NB);
+			ossl_blocks(self->key, self->id, c, want, NB);
+			ASSERT_EQ(0, memcmp(whole, want, 64 * NB))
+				TH_LOG("128 blocks from counter %#llx",
+				       (unsigned long long)c);
+			if (j % 8 != 1)
+				continue;
+			for (size_t k = 0; k <= NB; k++) {
+				uint8_t *o = parts + (k & 1);	/* unaligned too */
+
+				arc4_chacha20_init(in, self->key, c, self->id);
+				arc4_chacha20_blocks(in, o, k);
+				arc4_chacha20_init(in, self->key, c + k, self->id);
+				arc4_chacha20_blocks(in, o + 64 * k, NB - k);
+				ASSERT_EQ(0, memcmp(o, whole, 64 * NB))
+					TH_LOG("split at block %zu from %#llx", k,
+					       (unsigned long long)c);
+			}
+		}
+	}
+	free(whole);
+	free(parts);
+	free(want);
+}
+
+/*
+ * Through the stream: a read of 128 blocks split at every byte equals the
+ * whole read, from 0 and from across the 2^32-block carry (byte 2^38).
+ */
+TEST_F(stream, read_of_128_blocks_split_at_every_byte_equals_whole)
+{
+	NEED_IMPL();
+	enum { LEN = 64 * 128 };
+	static const uint64_t starts[] = { 0, (1ull << 38) - LEN / 2 - 5 };
+	uint8_t *whole = malloc(LEN), *parts = malloc(LEN), *want = malloc(LEN);
+
+	for (size_t i = 0; i < 2; i++) {
+		arc4_stream_seek(self->s, starts[i]);
+		arc4_stream_buf(self->s, whole, LEN);
+		ossl_bytes(self->key, self->id, starts[i], want, LEN);
+		ASSERT_EQ(0, memcmp(whole, want, LEN));
+		for (size_t k = 0; k <= LEN; k++) {
+			arc4_stream_seek(self->s, starts[i]);
+			arc4_stream_buf(self->s, parts, k);
+			arc4_stream_buf(self->s, parts + k, LEN - k);
+			ASSERT_EQ(0, memcmp(parts, whole, LEN))
+				TH_LOG("split at byte %zu from %#llx", k,
+				       (unsigned long long)starts[i]);
+		}
+	}
+	free(whole);
+	free(parts);
+	free(want);
 }
 
 /*
