@@ -10,6 +10,7 @@ The rules of arc4_stream(3) are written again here, from the man page:
   u64      the next 8 bytes, little-endian
   double   (u64 >> 11) * 2^-53
   uniform  draw u32 values, reject those below 2^32 mod bound, r % bound
+           (bounds 1000 and 2^31 + 1)
   split    key HChaCha20(parent key, LE64(parent stream) || LE64(index))
            under the constants "arc4-split-key-1", stream 0
 
@@ -27,7 +28,9 @@ import sys
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 
 COUNT = 1000
-BOUND = 1000
+# uniform(1000) rejects 296 of 2^32 values: never in 1000 draws; uniform
+# (2^31 + 1) rejects nearly half, so the rule is exercised.
+BOUNDS = (1000, 0x80000001)
 M32 = 0xFFFFFFFF
 SIGMA = b"expand 32-byte k"
 SPLIT = b"arc4-split-key-1"
@@ -90,13 +93,9 @@ def check_hchacha20():
         "HChaCha20 against the ChaCha20 block"
 
 
-def values(key, stream):
-    """The four lists, each from position 0 of a fresh stream."""
-    b = keystream(key, stream, 8 * COUNT)
-    u32 = list(struct.unpack("<%dI" % COUNT, b[:4 * COUNT]))
-    u64 = list(struct.unpack("<%dQ" % COUNT, b))
-    dbl = [(v >> 11) * 2.0 ** -53 for v in u64]
-    lowest = (1 << 32) % BOUND
+def uniform(key, stream, bound):
+    """COUNT values of uniform(bound) from position 0."""
+    lowest = (1 << 32) % bound
     uni, words, need = [], [], 0
     while len(uni) < COUNT:
         if need >= len(words):
@@ -105,8 +104,17 @@ def values(key, stream):
         r = words[need]
         need += 1
         if r >= lowest:
-            uni.append(r % BOUND)
-    return u32, u64, dbl, uni
+            uni.append(r % bound)
+    return uni
+
+
+def values(key, stream):
+    """The lists, each from position 0 of a fresh stream."""
+    b = keystream(key, stream, 8 * COUNT)
+    u32 = list(struct.unpack("<%dI" % COUNT, b[:4 * COUNT]))
+    u64 = list(struct.unpack("<%dQ" % COUNT, b))
+    dbl = [(v >> 11) * 2.0 ** -53 for v in u64]
+    return u32, u64, dbl, [uniform(key, stream, b) for b in BOUNDS]
 
 
 def text(title, key, stream, split=None):
@@ -127,8 +135,9 @@ def text(title, key, stream, split=None):
     lines += ["%d" % v for v in u64]
     lines.append("double %d" % COUNT)
     lines += [repr(v) for v in dbl]
-    lines.append("uniform %d %d" % (BOUND, COUNT))
-    lines += ["%d" % v for v in uni]
+    for bound, vals in zip(BOUNDS, uni):
+        lines.append("uniform %d %d" % (bound, COUNT))
+        lines += ["%d" % v for v in vals]
     return "\n".join(lines) + "\n"
 
 
