@@ -11,6 +11,7 @@
 #     byte 2^38, where the block counter carries into word 13, and up to
 #     the top), doubles, and uniform() for bounds that reject often, with
 #     the position after them.
+# Debian's own python3 (python3-cryptography), whatever else PATH holds.
 # Prints TAP.  Host only, like stream-oracles.sh: release trees and
 # valgrind runs skip it.
 set -uo pipefail
@@ -46,12 +47,12 @@ extract() {
 	sed -n '/^\.\\" python-recipe-begin/,/^\.\\" python-recipe-end/p' \
 		man/arc4_stream.3 | sed -e '/^\./d' -e 's/\\e/\\/g' >"$recipe"
 	grep -q '^def uniform' "$recipe" || { echo "no recipe in man/arc4_stream.3"; return 1; }
-	python3 -c "import sys; sys.path.insert(0, '$bdir'); import arc4_recipe"
+	/usr/bin/python3 -c "import sys; sys.path.insert(0, '$bdir'); import arc4_recipe"
 }
 
 # The known-answer files: each list from position 0.
 kat() {
-	python3 - "$bdir" <<-'PY'
+	/usr/bin/python3 - "$bdir" <<-'PY'
 	import sys
 	sys.path.insert(0, sys.argv[1])
 	from arc4_recipe import u32, u64, double, uniform
@@ -83,7 +84,7 @@ kat() {
 
 # The C library at random keys, streams and positions.
 library() {
-	python3 - "$bdir" "$dump" <<-'PY'
+	/usr/bin/python3 - "$bdir" "$dump" <<-'PY'
 	import os, random, subprocess, sys
 	sys.path.insert(0, sys.argv[1])
 	from arc4_recipe import stream_bytes, u32, u64, double, uniform
