@@ -74,14 +74,19 @@ class ARC4:
             self._stream._assign(new)
             self._stream._origin = new.origin
 
+    # numpy's protocol: (constructor, (name,), state); a Generator's
+    # pickle calls the constructor with the name, then sets the state.
     def __reduce__(self):
-        return (_from_state, (self.state,))
+        return (_from_name, ("ARC4",), self.state)
+
+    def __setstate__(self, state):
+        self.state = state
 
     def __repr__(self):
         return "arc4.numpy.ARC4(%r)" % (self._stream,)
 
 
-def _from_state(state):
-    g = ARC4(bytes(32))
-    g.state = state
-    return g
+def _from_name(name):
+    if name != "ARC4":
+        raise ValueError("not an ARC4 state")
+    return ARC4(bytes(32))

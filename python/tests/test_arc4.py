@@ -12,6 +12,7 @@ import os
 import pickle
 import random
 import struct
+import sys
 import unittest
 
 import numpy as np
@@ -138,8 +139,24 @@ class Pickling(unittest.TestCase):
         bg.state = saved        # under the same Generator
         self.assertEqual(a, g.integers(0, 1 << 40, 50).tolist())
 
+    def test_generator_round_trips(self):
+        g = np.random.Generator(arc4.numpy.ARC4(os.urandom(32), 2).split(5))
+        g.normal(size=7)
+        h = pickle.loads(pickle.dumps(g))
+        self.assertEqual(g.random(20).tolist(), h.random(20).tolist())
+        self.assertEqual(g.bit_generator.state, h.bit_generator.state)
+
 
 class Processes(unittest.TestCase):
+    def test_parallel_example_gives_the_same_count_for_any_n(self):
+        sys.path.insert(0, os.path.join(TOP, "python", "examples"))
+        import parallel
+        counts = {n: parallel.run(n) for n in (1, 2, 3)}
+        self.assertEqual(1, len(set(counts.values())), counts)
+        # And it is a count of uniform points: pi within 0.01.
+        self.assertLess(abs(4 * counts[1] / (parallel.CHUNKS * parallel.POINTS)
+                            - 3.14159265), 0.01)
+
     def test_a_child_derived_in_another_process_is_the_same(self):
         key = os.urandom(32)
         jobs = [(key, 11, i, 64) for i in range(4)]
