@@ -28,7 +28,8 @@ else
 	echo "not ok 2 the package's tests # not built"
 	exit 1
 fi
-if out=$(PYTHONPATH=$top/build/python /usr/bin/python3 -m unittest -v \
+if out=$(PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$top/build/python \
+	/usr/bin/python3 -m unittest -v \
 	python/tests/test_arc4.py 2>&1); then
 	echo "ok 2 python/tests/test_arc4.py: $(sed -n 's/^Ran \([0-9]*\) tests.*/\1/p' <<<"$out") tests"
 else
