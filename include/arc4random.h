@@ -91,8 +91,10 @@ void lcong48_deterministic(unsigned short param[7]);
  * p / 64 in state words 12-13 and `stream` in words 14-15, as a
  * /dev/arc4 descriptor seeded with ARC4_IOC_SEED returns it.  u32 and u64
  * take the next 4 and 8 bytes little-endian; tell and seek are byte
- * positions, O(1), modulo 2^64.  A stream has no lock: one per thread.
- * arc4_stream_new() and arc4_stream_split() fail only with ENOMEM (NULL).
+ * positions, O(1), modulo 2^64.  The array calls fill out[0..n-1] with
+ * exactly the values of n single calls.  A stream has no lock: one per
+ * thread.  arc4_stream_new() and arc4_stream_split() fail only with
+ * ENOMEM (NULL).
  */
 typedef struct arc4_stream arc4_stream;
 
@@ -103,6 +105,9 @@ uint32_t arc4_stream_u32(arc4_stream *s);
 uint64_t arc4_stream_u64(arc4_stream *s);
 uint32_t arc4_stream_uniform(arc4_stream *s, uint32_t upper_bound);
 double arc4_stream_double(arc4_stream *s);
+void arc4_stream_u32s(arc4_stream *s, uint32_t *out, size_t n);
+void arc4_stream_u64s(arc4_stream *s, uint64_t *out, size_t n);
+void arc4_stream_doubles(arc4_stream *s, double *out, size_t n);
 uint64_t arc4_stream_tell(const arc4_stream *s);
 void arc4_stream_seek(arc4_stream *s, uint64_t pos);
 arc4_stream *arc4_stream_split(const arc4_stream *s, uint64_t index);

@@ -78,14 +78,16 @@ size_t arc4_chacha20_portable(const uint32_t in[16], uint8_t *out,
 }
 
 void arc4_hchacha20(const uint8_t key[32], const uint8_t in[16],
-		    uint8_t out[32])
+		    const uint8_t c[16], uint8_t out[32])
 {
 	uint32_t x[16];
 	int i;
 
 	arc4_chacha20_init(x, key, 0, 0);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
+		x[i] = arc4_load_le32(c + 4 * i);
 		x[12 + i] = arc4_load_le32(in + 4 * i);
+	}
 	chacha20_rounds(x);
 	for (i = 0; i < 4; i++) {
 		arc4_store_le32(out + 4 * i, x[i]);

@@ -63,12 +63,14 @@ ARC4_HIDDEN void arc4_chacha20_block(const uint8_t key[32], uint64_t counter,
 				     uint64_t nonce, uint8_t out[64]);
 
 /*
- * HChaCha20 (the XChaCha20 subkey function): the 20 rounds on constants,
- * key and the 16-byte input, no final addition; words 0-3 and 12-15 of
- * the result, little-endian, are the 32-byte subkey.
+ * HChaCha20 (the XChaCha20 subkey function) with the 16 bytes c as its
+ * constants, read as four little-endian words in place of "expand
+ * 32-byte k" (libsodium's crypto_core_hchacha20(out, in, key, c)): the
+ * 20 rounds on c, key and the 16-byte input, no final addition; words 0-3
+ * and 12-15 of the result, little-endian, are the 32-byte subkey.
  */
 ARC4_HIDDEN void arc4_hchacha20(const uint8_t key[32], const uint8_t in[16],
-				uint8_t out[32]);
+				const uint8_t c[16], uint8_t out[32]);
 
 /*
  * The implementations, widest first; each takes whole groups of its

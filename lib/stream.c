@@ -169,6 +169,13 @@ ARC4_EXPORT uint32_t arc4_stream_u32(arc4_stream *s)
 	return stream_u32(s);
 }
 
+static inline uint64_t load_le64(const void *p)
+{
+	const uint8_t *b = p;
+
+	return arc4_load_le32(b) | (uint64_t)arc4_load_le32(b + 4) << 32;
+}
+
 static inline uint64_t stream_u64(struct arc4_stream *s)
 {
 	uint8_t b[8];
@@ -180,7 +187,7 @@ static inline uint64_t stream_u64(struct arc4_stream *s)
 	} else {
 		stream_buf(s, b, sizeof(b));
 	}
-	v = arc4_load_le32(b) | (uint64_t)arc4_load_le32(b + 4) << 32;
+	v = load_le64(b);
 	return v;
 }
 
@@ -209,11 +216,57 @@ ARC4_EXPORT double arc4_stream_double(arc4_stream *s)
 }
 
 /*
- * The child's key is HChaCha20(parent key, LE64(parent stream) ||
- * LE64(index)): a pseudorandom function of the pair under the parent's
- * key, so children of different indices, and of different parent
- * streams, are unrelated keys, and no child shares the parent's key.
+ * Arrays: the bytes of n values in one fill (whole buffers straight into
+ * the caller's memory), then each value converted in place, so out[i]
+ * is the value the i-th single call would return and the position ends
+ * where theirs would.
  */
+ARC4_EXPORT void arc4_stream_u32s(arc4_stream *s, uint32_t *out, size_t n)
+{
+	stream_buf(s, out, n * sizeof(*out));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	for (size_t i = 0; i < n; i++)
+		out[i] = arc4_load_le32((const uint8_t *)&out[i]);
+#endif
+}
+
+ARC4_EXPORT void arc4_stream_u64s(arc4_stream *s, uint64_t *out, size_t n)
+{
+	stream_buf(s, out, n * sizeof(*out));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	for (size_t i = 0; i < n; i++)
+		out[i] = load_le64(&out[i]);
+#endif
+}
+
+ARC4_EXPORT void arc4_stream_doubles(arc4_stream *s, double *out, size_t n)
+{
+	uint64_t v;
+	size_t i;
+
+	stream_buf(s, out, n * sizeof(*out));
+	for (i = 0; i < n; i++) {
+		v = load_le64(&out[i]);
+		out[i] = (double)(v >> 11) * 0x1p-53;
+	}
+}
+
+/*
+ * The child's key is HChaCha20 of the parent's key and LE64(parent
+ * stream) || LE64(index) under arc4's own constants, the 16 bytes
+ * "arc4-split-key-1" in place of "expand 32-byte k": a pseudorandom
+ * function of the pair under the parent's key, so children of different
+ * indices, and of different parent streams, are unrelated keys.  With
+ * ChaCha's constants HChaCha20 is a ChaCha20 block before its final
+ * addition, and the child's key would follow from 64 bytes of the
+ * parent key's output (block `parent stream` of stream `index`); no
+ * stream of any key runs under these constants.
+ */
+static const uint8_t split_constants[16] = {
+	'a', 'r', 'c', '4', '-', 's', 'p', 'l',
+	'i', 't', '-', 'k', 'e', 'y', '-', '1',
+};
+
 ARC4_EXPORT arc4_stream *arc4_stream_split(const arc4_stream *s,
 					   uint64_t index)
 {
@@ -229,7 +282,7 @@ ARC4_EXPORT arc4_stream *arc4_stream_split(const arc4_stream *s,
 	arc4_store_le32(inp + 4, s->in[15]);
 	arc4_store_le32(inp + 8, (uint32_t)index);
 	arc4_store_le32(inp + 12, (uint32_t)(index >> 32));
-	arc4_hchacha20(key, inp, key);
+	arc4_hchacha20(key, inp, split_constants, key);
 	arc4_chacha20_init(c->in, key, 0, 0);
 	explicit_bzero(key, sizeof(key));
 	return c;

@@ -61,6 +61,9 @@ ARC4_MAN_LINKS	:= arc4random_buf.3:arc4random.3 \
 		   arc4_stream_u64.3:arc4_stream.3 \
 		   arc4_stream_uniform.3:arc4_stream.3 \
 		   arc4_stream_double.3:arc4_stream.3 \
+		   arc4_stream_u32s.3:arc4_stream.3 \
+		   arc4_stream_u64s.3:arc4_stream.3 \
+		   arc4_stream_doubles.3:arc4_stream.3 \
 		   arc4_stream_tell.3:arc4_stream.3 \
 		   arc4_stream_seek.3:arc4_stream.3 \
 		   arc4_stream_split.3:arc4_stream.3

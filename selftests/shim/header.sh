@@ -34,6 +34,15 @@ int main(void)
 	(void)arc4_stream_u64(s);
 	(void)arc4_stream_uniform(s, 6);
 	(void)arc4_stream_double(s);
+	{
+		uint32_t u[2];
+		uint64_t w[2];
+		double d[2];
+
+		arc4_stream_u32s(s, u, 2);
+		arc4_stream_u64s(s, w, 2);
+		arc4_stream_doubles(s, d, 2);
+	}
 	arc4_stream_seek(s, arc4_stream_tell(s));
 	c = arc4_stream_split(s, 1);
 	arc4_stream_free(c);

@@ -46,9 +46,10 @@ __attribute__((constructor)) static void linking_child(void)
 #define TEST_TIMEOUT_DEFAULT 180
 
 static const char *const public_symbols[] = {
-	"arc4_stream_buf", "arc4_stream_double", "arc4_stream_free",
-	"arc4_stream_new", "arc4_stream_seek", "arc4_stream_split",
-	"arc4_stream_tell", "arc4_stream_u32", "arc4_stream_u64",
+	"arc4_stream_buf", "arc4_stream_double", "arc4_stream_doubles",
+	"arc4_stream_free", "arc4_stream_new", "arc4_stream_seek",
+	"arc4_stream_split", "arc4_stream_tell", "arc4_stream_u32",
+	"arc4_stream_u32s", "arc4_stream_u64", "arc4_stream_u64s",
 	"arc4_stream_uniform", "arc4random", "arc4random_buf", "arc4random_uniform", "drand48",
 	"erand48", "initstate", "jrand48", "lcong48", "lcong48_deterministic",
 	"lrand48", "mrand48", "nrand48", "rand", "random", "seed48",

@@ -8,6 +8,8 @@
  *                                  then 2N + 3 bytes from there, in hex
  *   bytes KEYHEX STREAM POS N      N bytes from byte POS, in hex
  *   split KEYHEX STREAM INDEX N    N bytes of split(INDEX) from 0, in hex
+ *   uniform KEYHEX STREAM BOUND N  N uniform(BOUND) from 0, then tell()
+ *   doubles KEYHEX STREAM POS N    N double() from byte POS, %.17g
  *
  * Numbers are decimal.
  */
@@ -64,6 +66,15 @@ int main(void)
 		} else if (strcmp(op, "bytes") == 0) {
 			arc4_stream_seek(s, arg);
 			hex(s, n);
+		} else if (strcmp(op, "uniform") == 0) {
+			for (size_t i = 0; i < n; i++)
+				printf("%" PRIu32 " ",
+				       arc4_stream_uniform(s, (uint32_t)arg));
+			printf("%" PRIu64, arc4_stream_tell(s));
+		} else if (strcmp(op, "doubles") == 0) {
+			arc4_stream_seek(s, arg);
+			for (size_t i = 0; i < n; i++)
+				printf("%.17g ", arc4_stream_double(s));
 		} else if (strcmp(op, "split") == 0) {
 			c = arc4_stream_split(s, arg);
 			if (!c)

@@ -3,7 +3,8 @@
  * The libsodium oracle of stream-oracles.sh, built by it at test time:
  * answers stream-dump's "bytes" and "split" requests with libsodium alone.
  * crypto_stream_chacha20 is original ChaCha20 with a 64-bit counter and
- * an 8-byte nonce (the stream layout); crypto_core_hchacha20 is HChaCha20.
+ * an 8-byte nonce (the stream layout); crypto_core_hchacha20 is HChaCha20,
+ * here under split()'s constants "arc4-split-key-1".
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -49,7 +50,8 @@ int main(void)
 				in[i] = stream >> (8 * i);
 				in[8 + i] = arg >> (8 * i);
 			}
-			crypto_core_hchacha20(child, in, key, NULL);
+			crypto_core_hchacha20(child, in, key,
+					      (const unsigned char *)"arc4-split-key-1");
 			bytes(child, 0, 0, n);
 		} else {
 			return 2;

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * arc4_stream: every call against OpenSSL's ChaCha20 (the bytes, u32, u64,
- * uniform, double, tell and seek anywhere in the 2^64-byte stream, odd
- * lengths, unaligned buffers, the wrap), split against HChaCha20 derived
- * from OpenSSL's keystream, srand_deterministic() as a stream, errno,
- * fork, ENOMEM, and the device: a seeded /dev/arc4 descriptor read at p
- * gives the same bytes.  Each ChaCha20 implementation the CPU runs is
- * checked on its own (the fixture's variants), the default choice too.
+ * uniform, double, the array calls, tell and seek anywhere in the
+ * 2^64-byte stream, odd lengths, unaligned buffers, the wrap), the block
+ * function split at every point of 128 blocks and across the carries at
+ * 2^32 and 2^64 blocks, the known-answer files of kat/, split against
+ * HChaCha20 under arc4's constants (this file's own, checked against
+ * OpenSSL under ChaCha's) and a libsodium known answer,
+ * srand_deterministic() as a stream, errno, fork, ENOMEM, and the device:
+ * a seeded /dev/arc4 descriptor read at p gives the same bytes.  Each
+ * ChaCha20 implementation the CPU runs is checked on its own (the
+ * fixture's variants), the default choice too.
  *
  * Linked with libarc4.a to reach the library's hidden
  * arc4_chacha20_select(), which forces an implementation; the exported
@@ -23,6 +27,9 @@
 #include "shim_test.h"
 
 int arc4_chacha20_select(const char *name);
+void arc4_chacha20_init(uint32_t in[16], const uint8_t key[32],
+			uint64_t counter, uint64_t nonce);
+void arc4_chacha20_blocks(const uint32_t in[16], uint8_t *out, size_t nblocks);
 
 /*
  * OpenSSL's chacha20 with the 16-byte IV LE64(p / 64) || LE64(stream): the
@@ -338,10 +345,428 @@ TEST_F(stream, double_is_u64_top_53_bits_times_2_to_the_minus_53)
 }
 
 /*
- * split: HChaCha20 of the parent's key with LE64(parent stream) ||
- * LE64(index) as the child's key, stream 0, position 0.
+ * The array calls give exactly the values of n single calls, from odd
+ * positions, for n on both sides of the 1 KiB buffer and across the
+ * wrap, write nothing past out[n - 1], and leave the position where the
+ * single calls do.
  */
-TEST_F(stream, split_child_is_hchacha20_key_stream_0_position_0)
+static const uint64_t array_starts[] = { 0, 1, 3, 5, 1021, 1023, 1025,
+	(1ull << 32) - 3, (1ull << 60) + 509, -4099ull, -13ull };
+static const size_t array_ns[] = { 0, 1, 2, 127, 128, 129, 255, 256, 257,
+	300, 1000, 4097 };
+
+#define NSTARTS (sizeof(array_starts) / sizeof(array_starts[0]))
+#define NNS (sizeof(array_ns) / sizeof(array_ns[0]))
+
+TEST_F(stream, u32s_equal_n_single_calls)
+{
+	NEED_IMPL();
+	uint32_t *got = malloc(4 * (4097 + 1)), want;
+	arc4_stream *one = arc4_stream_new(self->key, self->id);
+
+	for (size_t ij = 0; ij < NSTARTS * NNS; ij++) {
+		uint64_t st = array_starts[ij / NNS];
+		size_t n = array_ns[ij % NNS];
+
+		arc4_stream_seek(self->s, st);
+		arc4_stream_seek(one, st);
+		got[n] = 0xdeadbeef;
+		arc4_stream_u32s(self->s, got, n);
+		for (size_t k = 0; k < n; k++) {
+			want = arc4_stream_u32(one);
+			ASSERT_EQ(want, got[k])
+				TH_LOG("value %zu of %zu from %#llx", k, n,
+				       (unsigned long long)st);
+		}
+		ASSERT_EQ(0xdeadbeef, got[n]);
+		ASSERT_EQ(arc4_stream_tell(one), arc4_stream_tell(self->s));
+	}
+	arc4_stream_free(one);
+	free(got);
+}
+
+TEST_F(stream, u64s_equal_n_single_calls)
+{
+	NEED_IMPL();
+	uint64_t *got = malloc(8 * (4097 + 1)), want;
+	arc4_stream *one = arc4_stream_new(self->key, self->id);
+
+	for (size_t ij = 0; ij < NSTARTS * NNS; ij++) {
+		uint64_t st = array_starts[ij / NNS];
+		size_t n = array_ns[ij % NNS];
+
+		arc4_stream_seek(self->s, st);
+		arc4_stream_seek(one, st);
+		got[n] = 0xdeadbeef;
+		arc4_stream_u64s(self->s, got, n);
+		for (size_t k = 0; k < n; k++) {
+			want = arc4_stream_u64(one);
+			ASSERT_EQ(want, got[k])
+				TH_LOG("value %zu of %zu from %#llx", k, n,
+				       (unsigned long long)st);
+		}
+		ASSERT_EQ(0xdeadbeef, got[n]);
+		ASSERT_EQ(arc4_stream_tell(one), arc4_stream_tell(self->s));
+	}
+	arc4_stream_free(one);
+	free(got);
+}
+
+TEST_F(stream, doubles_equal_n_single_calls)
+{
+	NEED_IMPL();
+	double *got = malloc(8 * (4097 + 1)), want, canary = -1.5;
+	arc4_stream *one = arc4_stream_new(self->key, self->id);
+
+	for (size_t ij = 0; ij < NSTARTS * NNS; ij++) {
+		uint64_t st = array_starts[ij / NNS];
+		size_t n = array_ns[ij % NNS];
+
+		arc4_stream_seek(self->s, st);
+		arc4_stream_seek(one, st);
+		got[n] = canary;
+		arc4_stream_doubles(self->s, got, n);
+		for (size_t k = 0; k < n; k++) {
+			want = arc4_stream_double(one);
+			ASSERT_EQ(0, memcmp(&want, &got[k], sizeof(want)))
+				TH_LOG("value %zu of %zu from %#llx", k, n,
+				       (unsigned long long)st);
+		}
+		ASSERT_EQ(0, memcmp(&canary, &got[n], sizeof(canary)));
+		ASSERT_EQ(arc4_stream_tell(one), arc4_stream_tell(self->s));
+	}
+	arc4_stream_free(one);
+	free(got);
+}
+
+/* And against OpenSSL's bytes directly, once, from an odd position. */
+TEST_F(stream, arrays_are_openssl_bytes_by_the_documented_rules)
+{
+	NEED_IMPL();
+	enum { N = 700 };
+	uint8_t b[8 * N];
+	uint32_t u[N];
+	uint64_t w[N];
+	double d[N];
+
+	ossl_bytes(self->key, self->id, 1001, b, sizeof(b));
+	arc4_stream_seek(self->s, 1001);
+	arc4_stream_u32s(self->s, u, N);
+	arc4_stream_seek(self->s, 1001);
+	arc4_stream_u64s(self->s, w, N);
+	arc4_stream_seek(self->s, 1001);
+	arc4_stream_doubles(self->s, d, N);
+	for (int i = 0; i < N; i++) {
+		double want = ldexp((double)(le64(b + 8 * i) >> 11), -53);
+
+		ASSERT_EQ(le32(b + 4 * i), u[i]);
+		ASSERT_EQ(le64(b + 8 * i), w[i]);
+		ASSERT_EQ(0, memcmp(&want, &d[i], sizeof(want)));
+	}
+}
+
+/*
+ * OpenSSL's blocks from counter c on, never crossing 2^32 or 2^64 blocks in
+ * one call (where its carry into word 13 would be the thing under test):
+ * one call per side.
+ */
+static void ossl_blocks(const uint8_t key[32], uint64_t nonce, uint64_t c,
+			uint8_t *out, size_t nblocks)
+{
+	while (nblocks > 0) {
+		uint64_t room = 0x100000000ull - (c & 0xffffffffull);
+		size_t n = nblocks < room ? nblocks : room;
+		uint8_t iv[16], *zero = calloc(n, 64);
+		EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+		int len;
+
+		for (int i = 0; i < 8; i++) {
+			iv[i] = c >> (8 * i);
+			iv[8 + i] = nonce >> (8 * i);
+		}
+		EVP_EncryptInit_ex(x, EVP_chacha20(), NULL, key, iv);
+		EVP_EncryptUpdate(x, out, &len, zero, 64 * n);
+		EVP_CIPHER_CTX_free(x);
+		free(zero);
+		out += 64 * n;
+		nblocks -= n;
+		c += n;
+	}
+}
+
+/*
+ * The block function itself, for the chosen implementation: a read of
+ * 128 blocks split at every block (each SIMD width's tail handed to the
+ * next) equals one read of 128, and both equal OpenSSL, from counters
+ * whose carries into word 13 (2^32 blocks) and past 2^64 blocks fall in
+ * every lane of a 16-block group.
+ */
+TEST_F(stream, blocks_split_at_every_point_and_carries_equal_openssl)
+{
+	NEED_IMPL();
+	enum { NB = 128 };
+	/* No carry; the carry into word 13; the wrap past 2^64 blocks. */
+	static const uint64_t bases[] = { 48, 0x100000000ull, 0 };
+	uint8_t *whole = malloc(64 * NB), *parts = malloc(64 * NB + 1);
+	uint8_t *want = malloc(64 * NB);
+	uint32_t in[16];
+
+	for (size_t b = 0; b < 3; b++) {
+		for (uint64_t j = 0; j < 16; j++) {
+			uint64_t c = bases[b] - 48 - j;
+
+			arc4_chacha20_init(in, self->key, c, self->id);
+			arc4_chacha20_blocks(in, whole, NB);
+			ossl_blocks(self->key, self->id, c, want, NB);
+			ASSERT_EQ(0, memcmp(whole, want, 64 * NB))
+				TH_LOG("128 blocks from counter %#llx",
+				       (unsigned long long)c);
+			if (j % 8 != 1)
+				continue;
+			for (size_t k = 0; k <= NB; k++) {
+				uint8_t *o = parts + (k & 1);	/* unaligned too */
+
+				arc4_chacha20_init(in, self->key, c, self->id);
+				arc4_chacha20_blocks(in, o, k);
+				arc4_chacha20_init(in, self->key, c + k, self->id);
+				arc4_chacha20_blocks(in, o + 64 * k, NB - k);
+				ASSERT_EQ(0, memcmp(o, whole, 64 * NB))
+					TH_LOG("split at block %zu from %#llx", k,
+					       (unsigned long long)c);
+			}
+		}
+	}
+	free(whole);
+	free(parts);
+	free(want);
+}
+
+/*
+ * Through the stream: a read of 128 blocks split anywhere equals the
+ * whole read, from 0 and from across the 2^32-block carry (byte 2^38):
+ * at every byte of the first 1 KiB buffer and past it, and at every block
+ * edge and the bytes beside it after that (the emulated CPU of the test
+ * VM is too slow for all 8193).
+ */
+static size_t next_split(size_t k)
+{
+	if (k < 1100 || k % 64 == 63 || k % 64 == 0)
+		return k + 1;
+	return k | 63;
+}
+
+TEST_F(stream, read_of_128_blocks_split_anywhere_equals_whole)
+{
+	NEED_IMPL();
+	enum { LEN = 64 * 128 };
+	static const uint64_t starts[] = { 0, (1ull << 38) - LEN / 2 - 5 };
+	uint8_t *whole = malloc(LEN), *parts = malloc(LEN), *want = malloc(LEN);
+
+	for (size_t i = 0; i < 2; i++) {
+		arc4_stream_seek(self->s, starts[i]);
+		arc4_stream_buf(self->s, whole, LEN);
+		ossl_bytes(self->key, self->id, starts[i], want, LEN);
+		ASSERT_EQ(0, memcmp(whole, want, LEN));
+		for (size_t k = 0; k <= LEN; k = next_split(k)) {
+			arc4_stream_seek(self->s, starts[i]);
+			arc4_stream_buf(self->s, parts, k);
+			arc4_stream_buf(self->s, parts + k, LEN - k);
+			ASSERT_EQ(0, memcmp(parts, whole, LEN))
+				TH_LOG("split at byte %zu from %#llx", k,
+				       (unsigned long long)starts[i]);
+		}
+	}
+	free(whole);
+	free(parts);
+	free(want);
+}
+
+/*
+ * The known-answer files (selftests/shim/kat/, written by kat/gen.py from
+ * Python cryptography's ChaCha20 and the rules of the man page): the
+ * first 1000 u32, u64, double, uniform(1000) and uniform(2^31 + 1) values
+ * of two streams and of a split child, each list from position 0, by single calls and
+ * by the array calls.
+ */
+enum { KAT_MAX = 1000 };
+
+/* Is the next list of the file the stream's values?  0 if so. */
+static int kat_list(struct __test_metadata *_metadata, FILE *f,
+		    arc4_stream *s, const char *kind, uint64_t a, uint64_t b)
+{
+	uint64_t n = strcmp(kind, "uniform") == 0 ? b : a, i, bad = n;
+	static uint64_t w[KAT_MAX], gw[KAT_MAX];
+	static double d[KAT_MAX], gd[KAT_MAX];
+	static uint32_t g32[KAT_MAX];
+	char line[64];
+
+	if (n == 0 || n > KAT_MAX)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!fgets(line, sizeof(line), f))
+			return -1;
+		w[i] = strtoull(line, NULL, 10);
+		d[i] = strtod(line, NULL);
+	}
+	arc4_stream_seek(s, 0);
+	for (i = 0; i < n && bad == n; i++) {
+		if (strcmp(kind, "u32") == 0)
+			gw[i] = arc4_stream_u32(s);
+		else if (strcmp(kind, "u64") == 0)
+			gw[i] = arc4_stream_u64(s);
+		else if (strcmp(kind, "uniform") == 0)
+			gw[i] = arc4_stream_uniform(s, (uint32_t)a);
+		else if (strcmp(kind, "double") == 0)
+			gd[i] = arc4_stream_double(s), gw[i] = w[i];
+		else
+			return -1;
+		if (gw[i] != w[i] || (kind[0] == 'd' && memcmp(&gd[i], &d[i], 8)))
+			bad = i;
+	}
+	arc4_stream_seek(s, 0);
+	if (kind[0] == 'u' && kind[1] == '3') {
+		arc4_stream_u32s(s, g32, n);
+		for (i = 0; i < n && bad == n; i++)
+			bad = g32[i] == w[i] ? n : i;
+	} else if (kind[0] == 'u' && kind[1] == '6') {
+		arc4_stream_u64s(s, gw, n);
+		for (i = 0; i < n && bad == n; i++)
+			bad = gw[i] == w[i] ? n : i;
+	} else if (kind[0] == 'd') {
+		arc4_stream_doubles(s, gd, n);
+		if (bad == n && memcmp(gd, d, n * sizeof(*d)))
+			bad = 0;
+	}
+	if (bad != n)
+		TH_LOG("%s value %llu differs", kind, (unsigned long long)bad);
+	return bad == n ? 0 : -1;
+}
+
+static int kat_file(struct __test_metadata *_metadata, const char *name)
+{
+	char path[PATH_MAX], line[160], hex[65], kind[16];
+	uint64_t stream = 0, a, b = 0;
+	arc4_stream *s = NULL, *p;
+	uint8_t key[32];
+	int lists = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/selftests/shim/kat/%s", top_dir(),
+		 name);
+	f = fopen(path, "re");
+	if (!f)
+		TH_LOG("%s: %s", path, strerror(errno));
+	while (f && fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || strncmp(line, "child-key ", 10) == 0)
+			continue;
+		if (sscanf(line, "key %64s", hex) == 1) {
+			for (int i = 0; i < 32; i++)
+				if (sscanf(hex + 2 * i, "%2hhx", &key[i]) != 1)
+					return -1;
+		} else if (sscanf(line, "stream %" SCNu64, &stream) == 1) {
+			continue;
+		} else if (sscanf(line, "split %" SCNu64, &a) == 1) {
+			p = arc4_stream_new(key, stream);
+			s = arc4_stream_split(p, a);
+			arc4_stream_free(p);
+		} else if (sscanf(line, "%15s %" SCNu64 " %" SCNu64, kind, &a,
+				  &b) >= 2) {
+			if (!s)
+				s = arc4_stream_new(key, stream);
+			if (kat_list(_metadata, f, s, kind, a, b) != 0) {
+				TH_LOG("%s: the %s list", name, kind);
+				break;
+			}
+			lists++;
+		}
+	}
+	if (f)
+		fclose(f);
+	arc4_stream_free(s);
+	return lists;
+}
+
+TEST_F(stream, known_answer_files)
+{
+	NEED_IMPL();
+	EXPECT_EQ(5, kat_file(_metadata, "a.txt"));
+	EXPECT_EQ(5, kat_file(_metadata, "b.txt"));
+	EXPECT_EQ(5, kat_file(_metadata, "split.txt"));
+}
+
+/*
+ * HChaCha20 with any constants, written here from its definition (the
+ * test's own code, not the library's): checked against OpenSSL with
+ * ChaCha's constants below, then used with arc4's.
+ */
+#define QR(a, b, c, d) do {						\
+	a += b; d ^= a; d = d << 16 | d >> 16;				\
+	c += d; b ^= c; b = b << 12 | b >> 20;				\
+	a += b; d ^= a; d = d << 8 | d >> 24;				\
+	c += d; b ^= c; b = b << 7 | b >> 25;				\
+} while (0)
+
+static void ref_hchacha20(const uint8_t key[32], const uint8_t in[16],
+			  const char c[16], uint8_t out[32])
+{
+	uint32_t x[16];
+
+	for (int i = 0; i < 4; i++) {
+		x[i] = le32((const uint8_t *)c + 4 * i);
+		x[12 + i] = le32(in + 4 * i);
+	}
+	for (int i = 0; i < 8; i++)
+		x[4 + i] = le32(key + 4 * i);
+	for (int r = 0; r < 10; r++) {
+		QR(x[0], x[4], x[8], x[12]);
+		QR(x[1], x[5], x[9], x[13]);
+		QR(x[2], x[6], x[10], x[14]);
+		QR(x[3], x[7], x[11], x[15]);
+		QR(x[0], x[5], x[10], x[15]);
+		QR(x[1], x[6], x[11], x[12]);
+		QR(x[2], x[7], x[8], x[13]);
+		QR(x[3], x[4], x[9], x[14]);
+	}
+	for (int i = 0; i < 4; i++) {
+		for (int k = 0; k < 4; k++) {
+			out[4 * i + k] = x[i] >> (8 * k);
+			out[16 + 4 * i + k] = x[12 + i] >> (8 * k);
+		}
+	}
+}
+
+static const char split_constants[16] = {
+	'a', 'r', 'c', '4', '-', 's', 'p', 'l',
+	'i', 't', '-', 'k', 'e', 'y', '-', '1',
+};
+
+static void split_input(uint64_t stream, uint64_t index, uint8_t in[16])
+{
+	for (int k = 0; k < 8; k++) {
+		in[k] = stream >> (8 * k);
+		in[8 + k] = index >> (8 * k);
+	}
+}
+
+TEST(reference_hchacha20_with_chacha_constants_equals_openssl)
+{
+	uint8_t key[32], in[16], want[32], got[32];
+
+	for (int i = 0; i < 100; i++) {
+		random_key(key);
+		split_input(random_u64(), random_u64(), in);
+		ossl_hchacha20(key, in, want);
+		ref_hchacha20(key, in, "expand 32-byte k", got);
+		ASSERT_EQ(0, memcmp(want, got, sizeof(got)));
+	}
+}
+
+/*
+ * split: HChaCha20 of the parent's key and LE64(parent stream) ||
+ * LE64(index) under the constants "arc4-split-key-1" is the child's key,
+ * stream 0, position 0.
+ */
+TEST_F(stream, split_child_is_hchacha20_arc4_constants_key_stream_0_position_0)
 {
 	NEED_IMPL();
 	static const uint64_t idx[] = { 0, 1, 2, 0xffffffffull,
@@ -353,11 +778,8 @@ TEST_F(stream, split_child_is_hchacha20_key_stream_0_position_0)
 		arc4_stream *c = arc4_stream_split(self->s, idx[i]);
 
 		ASSERT_NE(NULL, c);
-		for (int k = 0; k < 8; k++) {
-			in[k] = self->id >> (8 * k);
-			in[8 + k] = idx[i] >> (8 * k);
-		}
-		ossl_hchacha20(self->key, in, ck);
+		split_input(self->id, idx[i], in);
+		ref_hchacha20(self->key, in, split_constants, ck);
 		EXPECT_EQ(0, arc4_stream_tell(c));
 		arc4_stream_buf(c, got, sizeof(got));
 		ossl_bytes(ck, 0, 0, want, sizeof(want));
@@ -367,6 +789,78 @@ TEST_F(stream, split_child_is_hchacha20_key_stream_0_position_0)
 		arc4_stream_free(c);
 	}
 	EXPECT_EQ(777, arc4_stream_tell(self->s));
+}
+
+/*
+ * A known answer from libsodium, crypto_core_hchacha20(child, LE64(stream)
+ * || LE64(42), key 00 01 .. 1f, "arc4-split-key-1") then
+ * crypto_stream_chacha20(32, zero nonce, child); Python's pure HChaCha20
+ * with `cryptography`'s ChaCha20 gives the same.
+ */
+TEST(split_known_answer_from_libsodium)
+{
+	static const uint8_t want[32] = {
+		0x20, 0xd8, 0x8e, 0xf4, 0x5f, 0x0d, 0x73, 0x44,
+		0x3b, 0x09, 0x58, 0xc6, 0x3b, 0xd5, 0xe3, 0x4c,
+		0x53, 0xa8, 0xf4, 0x52, 0xea, 0x37, 0xa8, 0x15,
+		0x77, 0x5b, 0x30, 0x0b, 0xd3, 0x5c, 0xfc, 0xe4,
+	};
+	uint8_t key[32], got[32];
+	arc4_stream *s, *c;
+
+	for (int i = 0; i < 32; i++)
+		key[i] = i;
+	s = arc4_stream_new(key, 0x0123456789abcdefull);
+	ASSERT_NE(NULL, s);
+	c = arc4_stream_split(s, 42);
+	ASSERT_NE(NULL, c);
+	arc4_stream_buf(c, got, sizeof(got));
+	EXPECT_EQ(0, memcmp(want, got, sizeof(got)));
+	arc4_stream_free(c);
+	arc4_stream_free(s);
+}
+
+/*
+ * With ChaCha's constants HChaCha20(K, LE64(S) || LE64(I)) is block S of
+ * stream I under K before the final addition: the child of split(new(K,
+ * S), I) would be computable from 64 bytes of the parent key's output
+ * (words 0-3 and 12-15 minus the input state).  Not so: the child's bytes
+ * are not those of the key recovered that way.
+ */
+TEST_F(stream, split_child_key_is_not_derivable_from_the_parent_output)
+{
+	NEED_IMPL();
+	static const uint32_t sigma[4] = { 0x61707865, 0x3320646e,
+					   0x79622d32, 0x6b206574 };
+	static const uint64_t si[][2] = { { 0, 0 }, { 7, 7 }, { 3, 1000 } };
+	uint8_t blk[64], in[16], ck[32], got[64], old[64];
+
+	for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++) {
+		arc4_stream *p = arc4_stream_new(self->key, si[i][0]), *c;
+
+		ASSERT_NE(NULL, p);
+		c = arc4_stream_split(p, si[i][1]);
+		ASSERT_NE(NULL, c);
+		split_input(si[i][0], si[i][1], in);
+		ossl_bytes(self->key, si[i][1], 64 * si[i][0], blk, 64);
+		for (int w = 0; w < 4; w++) {
+			uint32_t a = le32(blk + 4 * w) - sigma[w];
+			uint32_t b = le32(blk + 48 + 4 * w) - le32(in + 4 * w);
+
+			for (int k = 0; k < 4; k++) {
+				ck[4 * w + k] = a >> (8 * k);
+				ck[16 + 4 * w + k] = b >> (8 * k);
+			}
+		}
+		arc4_stream_buf(c, got, sizeof(got));
+		ossl_bytes(ck, 0, 0, old, sizeof(old));
+		EXPECT_NE(0, memcmp(got, old, sizeof(got)))
+			TH_LOG("split(new(K, %llu), %llu) follows from the parent's output",
+			       (unsigned long long)si[i][0],
+			       (unsigned long long)si[i][1]);
+		arc4_stream_free(c);
+		arc4_stream_free(p);
+	}
 }
 
 TEST_F(stream, split_children_of_other_indices_differ_same_index_same)

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""arc4.numpy.ARC4: a numpy bit generator over an arc4 Stream.
+
+    g = numpy.random.Generator(arc4.numpy.ARC4(key, stream))
+
+Its raw output (random_raw) is the C stream's u64 sequence; next_uint32
+is the stream's u32 (4 bytes), next_double its double.  state (for
+pickling and copying), seek/tell, and split/spawn giving children equal
+to the C arc4_stream_split()'s.
+"""
+import threading
+
+import numpy as np
+
+from . import Stream, _restore
+
+__all__ = ["ARC4"]
+
+
+class ARC4:
+    """ARC4(key, stream=0): numpy's BitGenerator interface over a Stream."""
+
+    def __init__(self, key, stream=0):
+        self._stream = key if isinstance(key, Stream) else Stream(key, stream)
+        self.capsule = self._stream._bitgen_capsule()
+        self.lock = threading.Lock()
+
+    @property
+    def stream(self):
+        """The arc4.Stream underneath (shared, not a copy)."""
+        return self._stream
+
+    def random_raw(self, size=None, output=True):
+        """size u64 values of the stream (one if size is None)."""
+        n = 1 if size is None else int(np.prod(size))
+        with self.lock:
+            b = self._stream.buf(8 * n)
+        if not output:
+            return None
+        a = np.frombuffer(b, dtype="<u8").astype(np.uint64)
+        return a[0] if size is None else a.reshape(size)
+
+    def tell(self):
+        return self._stream.tell()
+
+    def seek(self, pos):
+        with self.lock:
+            self._stream.seek(pos)
+
+    def split(self, index):
+        """The child generator of index i: the C arc4_stream_split()'s."""
+        return ARC4(self._stream.split(index))
+
+    def spawn(self, n, start=0):
+        """n children, of indices start .. start + n - 1."""
+        return [self.split(start + i) for i in range(n)]
+
+    @property
+    def state(self):
+        key, stream, path = self._stream.origin
+        return {"bit_generator": "ARC4",
+                "state": {"key": key.hex(), "stream": stream,
+                          "split": list(path), "position": self.tell()}}
+
+    @state.setter
+    def state(self, value):
+        if value.get("bit_generator") != "ARC4":
+            raise ValueError("not an ARC4 state")
+        st = value["state"]
+        new = _restore(bytes.fromhex(st["key"]), st["stream"],
+                       tuple(st["split"]), st["position"])
+        with self.lock:
+            # In place: a numpy Generator holds this object's capsule.
+            self._stream._assign(new)
+            self._stream._origin = new.origin
+
+    # numpy's protocol: (constructor, (name,), state); a Generator's
+    # pickle calls the constructor with the name, then sets the state.
+    def __reduce__(self):
+        return (_from_name, ("ARC4",), self.state)
+
+    def __setstate__(self, state):
+        self.state = state
+
+    def __repr__(self):
+        return "arc4.numpy.ARC4(%r)" % (self._stream,)
+
+
+def _from_name(name):
+    if name != "ARC4":
+        raise ValueError("not an ARC4 state")
+    return ARC4(bytes(32))
