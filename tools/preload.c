@@ -594,19 +594,24 @@ static void status_policy(const struct preload *p)
 		close(dfd);
 }
 
-/* Does /proc/PID/maps (open as f) map path (or path, deleted since)? */
+/*
+ * Does /proc/PID/maps (open as f) map path (or path, deleted since)?
+ * -1 for no mappings at all: a kernel thread, or a process exiting.
+ */
 static int maps_path(FILE *f, const char *path)
 {
 	char line[PATH_MAX + 128], *s;
 	size_t n = strlen(path);
+	int any = 0;
 
 	while (fgets(line, sizeof(line), f)) {
+		any = 1;
 		s = strchr(line, '/');
 		if (s && !strncmp(s, path, n) &&
 		    (!strcmp(s + n, "\n") || !strcmp(s + n, " (deleted)\n")))
 			return 1;
 	}
-	return 0;
+	return any ? 0 : -1;
 }
 
 /* How many running processes have the library mapped, by its real path. */
@@ -618,6 +623,7 @@ static void status_processes(const struct preload *p)
 	struct dirent *de;
 	FILE *f;
 	DIR *d;
+	int r;
 
 	if (!realpath(p->libfile, real)) {
 		printf("processes: not counted: %s: %s\n", p->libfile, strerror(errno));
@@ -639,12 +645,14 @@ static void status_processes(const struct preload *p)
 			closed += errno == EACCES;
 			continue;
 		}
-		all++;
-		in += maps_path(f, path);
+		r = maps_path(f, path);
 		fclose(f);
+		all += r >= 0;
+		in += r > 0;
 	}
 	closedir(d);
-	printf("processes: %u of %u running processes have %s mapped", in, all, path);
+	printf("processes: %u of %u running processes (kernel threads aside) have %s mapped",
+	       in, all, path);
 	printf(closed ? " (%u more not readable: run as root)\n" : "\n", closed);
 }
 
