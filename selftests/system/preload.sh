@@ -80,6 +80,9 @@ inside() {
 	status_on() { chroot "$root" "$ctl" preload status | grep -q "^preload: *on: /etc/ld.so.preload line 1 names $shim"; }
 	tap_step "arc4ctl preload status in the tree: on" status_on
 	if [ "$tap_broken" = 1 ]; then skip_boot on; else boot on; fi
+	# The second half runs whatever the first boot found (tap_step looks
+	# at tap_failed); the result counts both.
+	failed=$tap_failed tap_failed=0
 
 	off() {
 		chroot "$root" "$ctl" preload off || return 1
@@ -95,7 +98,7 @@ inside() {
 	}
 	tap_step "arc4ctl preload status in the tree: off, exit 3" status_off
 	if [ "$tap_broken" = 1 ]; then skip_boot off; else boot off; fi
-	tap_done
+	[ "$failed" = 0 ] && tap_done
 }
 
 case "${1:-}" in
