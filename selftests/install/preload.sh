@@ -33,6 +33,7 @@ pl() { "$ctl" preload "$@" --root "$R" --library "$lib"; }
 patch() {
 	local f=$1 off=$2
 	shift 2
+	# shellcheck disable=SC2059 # the bytes are octal escapes
 	printf "$@" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
 }
 

@@ -80,8 +80,8 @@ fi
 service() {
 	start-stop-daemon --start --quiet --pidfile /run/udev.pid --exec "$udevd" -- --daemon ||
 		return 1
-	local pid i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	local pid
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		pid=$(pgrep -x systemd-udevd) && break
 		sleep 1
 	done
