@@ -61,8 +61,11 @@ cat >"$work/seeded.c" <<'EOF'
 
 int main(void)
 {
+	int i;
+
 	srand(1);
-	printf("%d %d %d %d\n", rand(), rand(), rand(), rand());
+	for (i = 0; i < 4; i++)
+		printf(i < 3 ? "%d " : "%d\n", rand());
 	return 0;
 }
 EOF
