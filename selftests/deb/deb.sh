@@ -224,8 +224,7 @@ fi
 preload_off() {
 	chroot_run apt-get remove -y "libarc4-1:$arch" >"$work/remove.log" 2>&1 ||
 		{ tail -n 30 "$work/remove.log"; return 1; }
-	chroot_run dpkg-query -W -f='${db:Status-Status}\n' arc4-preload | grep -qx config-files ||
-		{ echo "arc4-preload is not removed"; return 1; }
+	grep -q '^Removing arc4-preload ' "$work/remove.log" || { echo "arc4-preload was not removed"; return 1; }
 	cmp "$work/preload.before" "$root/etc/ld.so.preload" || { od -c "$root/etc/ld.so.preload" | head; return 1; }
 	[ "$(stat -c '%a %U:%G' "$root/etc/ld.so.preload")" = "644 root:root" ]
 }
@@ -237,7 +236,13 @@ fi
 
 # --- purge ----------------------------------------------------------------
 purges() {
-	chroot_run apt-get purge -y "${names[@]}" >"$work/purge.log" 2>&1 &&
+	# What dpkg still knows: a package removed without conffiles is gone.
+	local known=() n
+	for n in "${names[@]}"; do
+		chroot_run dpkg-query -W -f='${db:Status-Status}\n' "$n" 2>/dev/null |
+			grep -qvx not-installed && known+=("$n")
+	done
+	chroot_run apt-get purge -y "${known[@]}" >"$work/purge.log" 2>&1 &&
 		chroot_run apt-get autoremove --purge -y >>"$work/purge.log" 2>&1 ||
 		{ tail -n 30 "$work/purge.log"; return 1; }
 	local left

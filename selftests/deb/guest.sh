@@ -81,7 +81,11 @@ PROG
 builds_with_pkg_config() {
 	# shellcheck disable=SC2046
 	cc -Wall -Werror -o "$prog" "$prog.c" $(pkg-config --cflags --libs arc4) || return 1
-	ldd "$prog" | grep -E "=> (/usr)?/lib/$multiarch/libarc4\.so\.1 " >/dev/null ||
+	# Linked: NEEDED libarc4.so.1, which the loader finds in the multiarch
+	# directory (ldd lists it without "=>" when /etc/ld.so.preload has it).
+	readelf -d "$prog" | grep '(NEEDED)' | grep -qF '[libarc4.so.1]' ||
+		{ readelf -d "$prog" | grep NEEDED; return 1; }
+	ldd "$prog" | grep -E "(=> |^\s*)(/usr)?/lib/$multiarch/libarc4\.so\.1 " >/dev/null ||
 		{ ldd "$prog"; return 1; }
 	[ "$(pkg-config --modversion arc4)" = "$(dpkg-query -W -f='${Version}' libarc4-dev)" ] ||
 		{ echo "arc4.pc's version is not the package's"; return 1; }
