@@ -2,7 +2,8 @@
 #
 # Debian packages, included by the top-level Makefile.
 #
-#   make deb        arc4-dkms, libarc4-1, libarc4-dev and arc4-tools from
+#   make deb        arc4-dkms, libarc4-1, libarc4-dev, arc4-tools and
+#                   arc4-preload (ld.so.preload on install, off on removal) from
 #                   debian/, with `dpkg-buildpackage -us -uc -b`, into
 #                   build/deb/; then lintian on them (build/deb/lintian.txt)
 #   make test-deb   selftests/deb: the packages installed into a fresh

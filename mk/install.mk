@@ -114,7 +114,8 @@ install-build-lib: ## build the shim for install
 
 # arc4-audit needs libelf-dev and libcapstone-dev.
 install-build-tools: ## build arc4ctl and arc4-audit for install
-	$(MAKE) -C $(TOP)/tools TOP=$(TOP)
+	$(MAKE) -C $(TOP)/tools TOP=$(TOP) LIBDIR=$(LIBDIR) BINDIR=$(BINDIR) \
+		SYSCONFDIR=$(SYSCONFDIR)
 
 install-module: install-build-module ## arc4dev.ko into /lib/modules/KVER/extra; depmod
 	$(INSTALL) -d $(DESTDIR)$(MODDIR)

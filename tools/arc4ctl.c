@@ -6,6 +6,7 @@
  *   arc4ctl stream -k KEY [-n NONCE] [-o OFFSET] [-l LENGTH] [-r]
  *                                       deterministic stream bytes, by pread
  *   arc4ctl info                        ARC4_IOC_GET_INFO of a fresh open
+ *   arc4ctl preload on|off|status       the shim for every program (preload.c)
  *
  * Output is hex unless -r (raw bytes).  KEY is 64 hex digits; NONCE and
  * OFFSET take C notation (0x..).
@@ -22,6 +23,8 @@
 
 #include <linux/arc4.h>
 
+#include "arc4ctl.h"
+
 static const char *dev = "/dev/arc4";
 
 static void usage(FILE *f)
@@ -30,11 +33,13 @@ static void usage(FILE *f)
 		"usage: arc4ctl read [-r] N\n"
 		"       arc4ctl stream -k KEY [-n NONCE] [-o OFFSET] [-l LENGTH] [-r]\n"
 		"       arc4ctl info\n"
+		"       arc4ctl preload on|off|status [options]\n"
 		"\n"
 		"  read    N strong bytes from a fresh open of %s\n"
 		"  stream  LENGTH (default 64) bytes at OFFSET (default 0) of the\n"
 		"          deterministic stream with KEY (64 hex digits) and NONCE\n"
 		"  info    the GET_INFO answer for a fresh open\n"
+		"  preload the shim for every program: arc4ctl preload --help\n"
 		"  -r      raw bytes instead of hex\n"
 		"ARC4_DEV in the environment names another device node.\n",
 		dev);
@@ -216,6 +221,8 @@ int main(int argc, char **argv)
 		return cmd_read(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stream"))
 		return cmd_stream(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "preload"))
+		return cmd_preload(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "info"))
 		return cmd_info();
 	fprintf(stderr, "arc4ctl: unknown command '%s'\n", argv[1]);

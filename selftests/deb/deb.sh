@@ -8,8 +8,12 @@
 # kernel); the test VM boots that copy (scripts/vm-run with VM_ROOT) and
 # runs guest.sh: modprobe loads the DKMS build, /dev/arc4 reads, a program
 # built with pkg-config links libarc4 and runs strong and deterministic,
-# the man pages open; then `apt-get purge` (and autoremove) must leave the
-# tree as it was before the install, file for file.  The packages are
+# the man pages open; arc4-preload has put the shim first in the tree's
+# /etc/ld.so.preload (which held an unrelated line before), so PID 1 and
+# the checks run under it; `apt-get remove libarc4-1` takes arc4-preload
+# and exactly that line away; then `apt-get purge` (and autoremove) must
+# leave the tree as it was before the install, file for file, and
+# /etc/ld.so.preload byte for byte.  The packages are
 # those of `make deb` (build/deb/*.deb) for the host's release; for another
 # (trixie) they are built in the copy first, with dpkg-buildpackage from
 # the checkout's files.  RELEASE-arm64 (bookworm-arm64, trixie-arm64) is
@@ -81,7 +85,7 @@ snapshot() {
 				-o -path ./var/cache/man -o -path ./var/log \
 				-o -path ./proc -o -path ./sys -o -path ./dev \) -prune \
 				-o -printf '%y %m %u:%g %p\n' | sort -k4 &&
-			sha1sum etc/ld.so.cache lib/modules/*/modules.* | sort -k2
+			sha1sum etc/ld.so.cache etc/ld.so.preload lib/modules/*/modules.* | sort -k2
 	)
 }
 
@@ -120,11 +124,17 @@ fi
 mkdir -p "$root$top"
 # ldconfig's own cache (var/cache/ldconfig) exists from its first run on.
 chroot_run ldconfig
+# An administrator's preload that arc4-preload must keep: a library every
+# program can load (libm), no final newline.
+multiarch=$(dpkg-architecture -a"$arch" -qDEB_HOST_MULTIARCH 2>/dev/null)
+printf '/usr/lib/%s/libm.so.6' "$multiarch" >"$root/etc/ld.so.preload"
+chmod 0644 "$root/etc/ld.so.preload"
+cp -p "$root/etc/ld.so.preload" "$work/preload.before"
 snapshot >"$work/before"
 echo "# tree ready in $(($(date +%s) - start)) s: $base copied, kernel $kver"
 
 
-tap_plan 16
+tap_plan 19
 names=()
 for d in "${debs[@]}"; do
 	names+=("$(dpkg-deb -f "$d" Package)")
@@ -170,6 +180,12 @@ package_layout() {
 }
 tap_step "library in ld.so.cache, legacy.conf a conffile, modules-load.d entry shipped inactive" package_layout
 
+preload_on() {
+	{ printf '/usr/lib/%s/libarc4.so.1\n' "$multiarch"; cat "$work/preload.before"; } |
+		cmp - "$root/etc/ld.so.preload" || { od -c "$root/etc/ld.so.preload" | head; return 1; }
+}
+tap_check "arc4-preload's postinst put the shim's line first in /etc/ld.so.preload, the old line kept" preload_on
+
 # What the test program must print in deterministic mode: the checkout's
 # own library's answer, which is the same on every machine.
 expected() {
@@ -182,7 +198,7 @@ tap_step "the checkout's libarc4 gives the deterministic sequence to compare wit
 
 # --- in the VM, booted on the tree ---------------------------------------
 if [ "$tap_broken" = 1 ]; then
-	for i in 1 2 3 4 5 6 7 8 9 10; do	# guest.sh's 9 and the boot
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do	# guest.sh's 10 and the boot
 		tap_skip "VM check $i" "an earlier step failed"
 	done
 else
@@ -193,20 +209,40 @@ else
 	vmrc=$?
 	tap_relay "$work/vm.out"
 	guest=$tap_relayed
-	for ((i = guest; i < 9; i++)); do
+	for ((i = guest; i < 10; i++)); do
 		tap_fail "VM: check $((i + 1)) reported"
 	done
-	if [ "$vmrc" -eq 0 ] && [ "$guest" -eq 9 ]; then
-		tap_ok "the test VM booted the tree ($(($(date +%s) - t)) s) and reported 9 results"
+	if [ "$vmrc" -eq 0 ] && [ "$guest" -eq 10 ]; then
+		tap_ok "the test VM booted the tree ($(($(date +%s) - t)) s) and reported 10 results"
 	else
-		tap_fail "the test VM booted the tree and reported 9 results"
+		tap_fail "the test VM booted the tree and reported 10 results"
 		tap_diag "vm-run exit $vmrc, $guest results" "$(tail -n 20 "$work/vm.err")"
 	fi
 fi
 
+# --- libarc4-1 goes, and the preload line with it ------------------------
+preload_off() {
+	chroot_run apt-get remove -y "libarc4-1:$arch" >"$work/remove.log" 2>&1 ||
+		{ tail -n 30 "$work/remove.log"; return 1; }
+	grep -q '^Removing arc4-preload ' "$work/remove.log" || { echo "arc4-preload was not removed"; return 1; }
+	cmp "$work/preload.before" "$root/etc/ld.so.preload" || { od -c "$root/etc/ld.so.preload" | head; return 1; }
+	[ "$(stat -c '%a %U:%G' "$root/etc/ld.so.preload")" = "644 root:root" ]
+}
+if [ -e "$root/var/lib/dpkg/info/arc4-preload.list" ]; then
+	tap_check "apt-get remove libarc4-1 removes arc4-preload, whose prerm leaves /etc/ld.so.preload byte for byte as before" preload_off
+else
+	tap_skip "apt-get remove libarc4-1" "arc4-preload was not installed"
+fi
+
 # --- purge ----------------------------------------------------------------
 purges() {
-	chroot_run apt-get purge -y "${names[@]}" >"$work/purge.log" 2>&1 &&
+	# What dpkg still knows: a package removed without conffiles is gone.
+	local known=() n
+	for n in "${names[@]}"; do
+		chroot_run dpkg-query -W -f='${db:Status-Status}\n' "$n" 2>/dev/null |
+			grep -qvx not-installed && known+=("$n")
+	done
+	chroot_run apt-get purge -y "${known[@]}" >"$work/purge.log" 2>&1 &&
 		chroot_run apt-get autoremove --purge -y >>"$work/purge.log" 2>&1 ||
 		{ tail -n 30 "$work/purge.log"; return 1; }
 	local left
@@ -230,7 +266,7 @@ nothing_left() {
 	[ ${#left[@]} -eq 0 ] || { echo "left: ${left[*]}"; return 1; }
 	[ ! -e "$root/var/lib/dkms/arc4" ] || { echo "left: /var/lib/dkms/arc4"; return 1; }
 }
-tap_check "after the purge the tree is as before: no file of ours, the same module and library indexes" nothing_left
+tap_check "after the purge the tree is as before: no file of ours, the same module and library indexes, the same /etc/ld.so.preload" nothing_left
 
 echo "# $(($(date +%s) - start)) s in all"
 tap_done

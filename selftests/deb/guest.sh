@@ -13,7 +13,18 @@ work=${1:?usage: guest.sh WORKDIR}
 kver=$(uname -r)
 multiarch=$(gcc -print-multiarch)
 
-tap_plan 9
+tap_plan 10
+
+# arc4-preload put the shim in /etc/ld.so.preload: this VM's init and
+# everything since run under it.
+preloaded() {
+	local shim=/usr/lib/$multiarch/libarc4.so.1 real
+	real=$(readlink -f "$shim")
+	grep -qxF "$shim" /etc/ld.so.preload || { echo "/etc/ld.so.preload: $(cat /etc/ld.so.preload)"; return 1; }
+	grep -qF "$real" /proc/1/maps || { echo "PID 1 does not map $real"; return 1; }
+	grep -qF "$real" /proc/self/maps || { echo "grep does not map $real"; return 1; }
+}
+tap_check "arc4-preload: /etc/ld.so.preload names the shim, PID 1 and a program started now map it" preloaded
 
 dkms_module_loads() {
 	[ ! -e /sys/module/arc4dev ] || { echo "arc4dev was loaded before the test"; return 1; }
@@ -70,7 +81,11 @@ PROG
 builds_with_pkg_config() {
 	# shellcheck disable=SC2046
 	cc -Wall -Werror -o "$prog" "$prog.c" $(pkg-config --cflags --libs arc4) || return 1
-	ldd "$prog" | grep -E "=> (/usr)?/lib/$multiarch/libarc4\.so\.1 " >/dev/null ||
+	# Linked: NEEDED libarc4.so.1, which the loader finds in the multiarch
+	# directory (ldd lists it without "=>" when /etc/ld.so.preload has it).
+	readelf -d "$prog" | grep '(NEEDED)' | grep -qF '[libarc4.so.1]' ||
+		{ readelf -d "$prog" | grep NEEDED; return 1; }
+	ldd "$prog" | grep -E "(=> |^\s*)(/usr)?/lib/$multiarch/libarc4\.so\.1 " >/dev/null ||
 		{ ldd "$prog"; return 1; }
 	[ "$(pkg-config --modversion arc4)" = "$(dpkg-query -W -f='${Version}' libarc4-dev)" ] ||
 		{ echo "arc4.pc's version is not the package's"; return 1; }

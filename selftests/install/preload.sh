@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# preload.sh: `arc4ctl preload` on the file /etc/ld.so.preload, in scratch
+# root trees (--root), never the host's.  The library must be a shared
+# object this machine loads: missing, text, another machine's or byte
+# order's ELF, an executable, a group-writable file are refused with the
+# reason and the file left alone.  `on` writes exactly the library's line
+# before the old bytes, keeping the file's mode; again is a no-op; `off`
+# gives back the old file byte for byte (removed if `on` created it), and
+# refuses a line where the library is one name among others.  Prints TAP.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+. selftests/install/tap.sh
+
+ctl=$top/build/tools/arc4ctl
+lib=/usr/lib/libarc4.so.1
+host_before=$(sha1sum /etc/ld.so.preload 2>/dev/null || echo none)
+make -s -C lib >/dev/null && make -s -C tools "$ctl" >/dev/null ||
+	{ tap_plan 1; tap_fail "build lib/ and arc4ctl"; exit 1; }
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/arc4-preload.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+# A fresh tree: R/etc, the shim at R$lib.
+tree() {
+	R=$scratch/$1
+	mkdir -p "$R/etc" "$R${lib%/*}"
+	install -m 0644 lib/libarc4.so.1 "$R$lib"
+}
+pl() { "$ctl" preload "$@" --root "$R" --library "$lib"; }
+# patch FILE OFFSET BYTES...: overwrite bytes (octal escapes) at OFFSET.
+patch() {
+	local f=$1 off=$2
+	shift 2
+	# shellcheck disable=SC2059 # the bytes are octal escapes
+	printf "$@" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
+}
+
+tap_plan 18
+
+# refused FILE-MAKER WHY: on with the library the maker leaves exits 1,
+# says WHY, and leaves the old file as it was.
+refused() {
+	local why=$1 out rc
+	shift
+	tree "refused-$RANDOM"
+	printf '/opt/other.so\n' >"$R/etc/ld.so.preload"
+	"$@" "$R$lib"
+	out=$(pl on 2>&1) rc=$?
+	[ "$rc" = 1 ] || { echo "exit $rc, not 1: $out"; return 1; }
+	grep -qF -- "$why" <<<"$out" || { echo "no '$why' in: $out"; return 1; }
+	grep -qF 'not switched on' <<<"$out" || { echo "$out"; return 1; }
+	[ "$(cat "$R/etc/ld.so.preload")" = /opt/other.so ] || { echo "the file changed"; return 1; }
+}
+tap_check "refused: a missing library" refused "No such file" rm -f
+not_elf() { echo 'not a library' >"$1"; }
+tap_check "refused: a text file" refused "not an ELF file" not_elf
+# Another machine's e_machine (elf.h): AArch64's 183, or on arm64 x86-64's 62.
+if [ "$(uname -m)" = aarch64 ]; then
+	other() { patch "$1" 18 '\076\000'; }
+	tap_check "refused: an x86-64 ELF on this arm64 machine (e_machine 62)" refused "built for x86-64" other
+else
+	other() { patch "$1" 18 '\267\000'; }
+	tap_check "refused: an AArch64 ELF on this $(uname -m) machine (e_machine 183)" refused "built for AArch64" other
+fi
+class32() { patch "$1" 4 '\001'; }	# EI_CLASS ELFCLASS32
+tap_check "refused: a 32-bit ELF" refused "32-bit ELF" class32
+bigend() { patch "$1" 5 '\002'; }	# EI_DATA ELFDATA2MSB
+tap_check "refused: a big-endian ELF" refused "other byte order" bigend
+exec_type() { patch "$1" 16 '\002\000'; }	# e_type ET_EXEC
+tap_check "refused: an ELF executable (ET_EXEC)" refused "not a shared object" exec_type
+pie() { install -m 0755 /usr/bin/true "$1"; }	# Debian builds it PIE
+tap_check "refused: a position-independent executable (/usr/bin/true)" refused "position-independent executable" pie
+tap_check "refused: a group-writable library" refused "writable by group" chmod 0664
+
+# The next checks share one tree (each runs in a subshell).
+tree kept
+kept() {
+	printf '/opt/a.so /opt/b.so\n/usr/lib/libarc4.so.1.0.0\n/opt/last.so' >"$R/etc/ld.so.preload"
+	chmod 0600 "$R/etc/ld.so.preload"
+	cp -p "$R/etc/ld.so.preload" "$scratch/kept.orig"
+	pl on >/dev/null || return 1
+	{ printf '%s\n' "$lib"; cat "$scratch/kept.orig"; } | cmp - "$R/etc/ld.so.preload" ||
+		{ od -c "$R/etc/ld.so.preload"; return 1; }
+	[ "$(stat -c %a "$R/etc/ld.so.preload")" = 600 ] || { echo "mode $(stat -c %a "$R/etc/ld.so.preload")"; return 1; }
+}
+tap_check "on: the library's line first, every old byte after it, mode 0600 kept" kept
+again() {
+	local before out
+	before=$(sha1sum <"$R/etc/ld.so.preload")
+	out=$(pl on) || return 1
+	grep -q 'already on' <<<"$out" || { echo "$out"; return 1; }
+	[ "$(sha1sum <"$R/etc/ld.so.preload")" = "$before" ]
+}
+tap_check "on again: already on, the file unchanged" again
+status_on() {
+	local out rc
+	out=$(pl status) rc=$?
+	[ "$rc" = 0 ] && grep -q "^preload: *on: .* line 1 names $lib" <<<"$out" &&
+		grep -q "^library: .*a loadable shared object" <<<"$out" || { echo "exit $rc: $out"; return 1; }
+}
+tap_check "status: on, line 1, a loadable library, exit 0" status_on
+off_exact() {
+	pl off >/dev/null || return 1
+	cmp "$scratch/kept.orig" "$R/etc/ld.so.preload" && [ "$(stat -c %a "$R/etc/ld.so.preload")" = 600 ] &&
+		[ "$(ls -A "$R/etc")" = ld.so.preload ] || { ls -lA "$R/etc"; return 1; }
+}
+tap_check "off: the file as before byte for byte (libarc4.so.1.0.0's line kept), mode kept, no temporary file left" off_exact
+status_off() {
+	local out rc
+	out=$(pl status) rc=$?
+	[ "$rc" = 3 ] && grep -q "^preload: *off:" <<<"$out" || { echo "exit $rc: $out"; return 1; }
+}
+tap_check "status: off, exit 3" status_off
+
+created() {
+	tree created
+	pl on >/dev/null || return 1
+	[ "$(cat "$R/etc/ld.so.preload")" = "$lib" ] && [ "$(stat -c '%a %s' "$R/etc/ld.so.preload")" = "644 $((${#lib} + 1))" ] ||
+		{ od -c "$R/etc/ld.so.preload"; return 1; }
+	pl off >/dev/null || return 1
+	[ -z "$(ls -A "$R/etc")" ] || { ls -lA "$R/etc"; return 1; }
+}
+tap_check "no file before: on creates it (the line, 0644), off removes it" created
+
+among() {
+	tree among
+	printf '/opt/a.so %s\n' "$lib" >"$R/etc/ld.so.preload"
+	local out rc
+	out=$(pl off 2>&1) rc=$?
+	[ "$rc" = 1 ] && grep -q 'among other' <<<"$out" || { echo "exit $rc: $out"; return 1; }
+	[ "$(cat "$R/etc/ld.so.preload")" = "/opt/a.so $lib" ]
+}
+tap_check "off refuses a line naming the library among others, and leaves it" among
+
+audit() {
+	tree audit
+	local out rc
+	printf '#!/bin/sh\necho "$@" >"%s/args"; exit 1\n' "$scratch" >"$scratch/audit-fails"
+	printf '#!/bin/sh\necho "/usr/bin/replayer"\n' >"$scratch/audit-finds"
+	chmod 755 "$scratch/audit-fails" "$scratch/audit-finds"
+	out=$(ARC4_AUDIT=$scratch/audit-fails pl on --audit 2>&1) rc=$?
+	[ "$rc" = 1 ] && [ ! -e "$R/etc/ld.so.preload" ] || { echo "failing audit: exit $rc: $out"; return 1; }
+	[ "$(cat "$scratch/args")" = "--policy -q $R/usr" ] || { echo "audit ran with: $(cat "$scratch/args")"; return 1; }
+	out=$(ARC4_AUDIT=$scratch/audit-finds pl on --audit 2>&1) rc=$?
+	[ "$rc" = 0 ] && grep -qx /usr/bin/replayer <<<"$out" && [ "$(cat "$R/etc/ld.so.preload")" = "$lib" ] ||
+		{ echo "exit $rc: $out"; return 1; }
+}
+tap_check "on --audit runs arc4-audit --policy first: shows what it finds; a failed audit switches nothing on" audit
+
+usage() {
+	tree usage
+	local rc
+	"$ctl" preload on --root "$R" --library usr/lib/libarc4.so.1 >/dev/null 2>&1
+	rc=$?
+	[ "$rc" = 2 ] || { echo "relative --library: exit $rc"; return 1; }
+	"$ctl" preload sideways --root "$R" >/dev/null 2>&1
+	rc=$?
+	[ "$rc" = 2 ] || { echo "unknown subcommand: exit $rc"; return 1; }
+	"$ctl" preload --help | grep -q 'arc4ctl preload on' || return 1
+	# Without --root, on and off are root's alone.
+	if [ "$(id -u)" = 0 ]; then
+		local out
+		out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" preload on 2>&1)
+		rc=$?
+		[ "$rc" = 1 ] && grep -q 'must be root' <<<"$out" || { echo "as nobody: exit $rc: $out"; return 1; }
+	fi
+	[ ! -e "$R/etc/ld.so.preload" ]
+}
+tap_check "usage errors exit 2; --help; on as another user than root: refused" usage
+
+host_same() { [ "$(sha1sum /etc/ld.so.preload 2>/dev/null || echo none)" = "$host_before" ]; }
+tap_check "the host's /etc/ld.so.preload untouched" host_same
+tap_done
