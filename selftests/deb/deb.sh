@@ -8,7 +8,7 @@
 # kernel); the test VM boots that copy (scripts/vm-run with VM_ROOT) and
 # runs guest.sh: modprobe loads the DKMS build, /dev/arc4 reads, a program
 # built with pkg-config links libarc4 and runs strong and deterministic,
-# the man pages open; then `apt-get purge` (and autoremove) must leave the
+# the man pages open, python3's arc4 and arc4.numpy give the known answers; then `apt-get purge` (and autoremove) must leave the
 # tree as it was before the install, file for file.  The packages are
 # those of `make deb` (build/deb/*.deb) for the host's release; for another
 # (trixie) they are built in the copy first, with dpkg-buildpackage from
@@ -124,7 +124,7 @@ snapshot >"$work/before"
 echo "# tree ready in $(($(date +%s) - start)) s: $base copied, kernel $kver"
 
 
-tap_plan 16
+tap_plan 17
 names=()
 for d in "${debs[@]}"; do
 	names+=("$(dpkg-deb -f "$d" Package)")
@@ -182,7 +182,7 @@ tap_step "the checkout's libarc4 gives the deterministic sequence to compare wit
 
 # --- in the VM, booted on the tree ---------------------------------------
 if [ "$tap_broken" = 1 ]; then
-	for i in 1 2 3 4 5 6 7 8 9 10; do	# guest.sh's 9 and the boot
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do	# guest.sh's 10 and the boot
 		tap_skip "VM check $i" "an earlier step failed"
 	done
 else
@@ -193,13 +193,13 @@ else
 	vmrc=$?
 	tap_relay "$work/vm.out"
 	guest=$tap_relayed
-	for ((i = guest; i < 9; i++)); do
+	for ((i = guest; i < 10; i++)); do
 		tap_fail "VM: check $((i + 1)) reported"
 	done
-	if [ "$vmrc" -eq 0 ] && [ "$guest" -eq 9 ]; then
-		tap_ok "the test VM booted the tree ($(($(date +%s) - t)) s) and reported 9 results"
+	if [ "$vmrc" -eq 0 ] && [ "$guest" -eq 10 ]; then
+		tap_ok "the test VM booted the tree ($(($(date +%s) - t)) s) and reported 10 results"
 	else
-		tap_fail "the test VM booted the tree and reported 9 results"
+		tap_fail "the test VM booted the tree and reported 10 results"
 		tap_diag "vm-run exit $vmrc, $guest results" "$(tail -n 20 "$work/vm.err")"
 	fi
 fi
