@@ -132,7 +132,14 @@ done
 mkdir -p "$root/tmp/arc4-debs"
 cp "${debs[@]}" "$root/tmp/arc4-debs/"
 
+# The packages installed in the tree, one a line.
+installed() {
+	chroot_run dpkg-query -W -f='${db:Status-Status} ${binary:Package}\n' |
+		sed -n 's/^installed //p' | sort
+}
+
 apt_installs() {
+	installed >"$work/packages-before"
 	apt_retry "apt-get update in the $release tree" \
 		chroot_run apt-get update -q >"$work/update.log" 2>&1 ||
 		{ tail -n 20 "$work/update.log"; return 1; }
@@ -209,6 +216,17 @@ purges() {
 	chroot_run apt-get purge -y "${names[@]}" >"$work/purge.log" 2>&1 &&
 		chroot_run apt-get autoremove --purge -y >>"$work/purge.log" 2>&1 ||
 		{ tail -n 30 "$work/purge.log"; return 1; }
+	# What the install brought that autoremove keeps because a package
+	# of the tree recommends it (apt recommends ca-certificates, which
+	# python3's stdlib pulled in): not ours, purged too.
+	local extra
+	extra=$(installed | comm -13 "$work/packages-before" -)
+	if [ -n "$extra" ]; then
+		echo "kept by autoremove, purged: $(tr "\n" " " <<<"$extra")" >>"$work/purge.log"
+		# shellcheck disable=SC2086
+		chroot_run apt-get purge -y $extra >>"$work/purge.log" 2>&1 ||
+			{ tail -n 30 "$work/purge.log"; return 1; }
+	fi
 	local left
 	left=$(chroot_run dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${names[@]}" 2>/dev/null |
 		grep -v ' not-installed$')
