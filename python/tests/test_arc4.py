@@ -132,6 +132,11 @@ def lemire(u32s, low, high):
             yield low + (m >> 32)
 
 
+def continue_generator(g):
+    """A pickled Generator, in another process: its next values."""
+    return g.random(8).tolist(), g.bit_generator.tell()
+
+
 def child_raw(args):
     key, stream, index, n = args
     return arc4.numpy.ARC4(key, stream).split(index).random_raw(n).tolist()
@@ -392,6 +397,11 @@ class Processes(unittest.TestCase):
         with ctx.Pool(2) as pool:
             theirs = pool.map(child_raw, jobs)
         self.assertEqual([child_raw(j) for j in jobs], theirs)
+        g = np.random.Generator(arc4.numpy.ARC4(key, 12).split(3))
+        g.normal(size=5)
+        with ctx.Pool(1) as pool:
+            there = pool.map(continue_generator, [g])[0]
+        self.assertEqual(continue_generator(g), there)
         self.assertEqual(4, len({tuple(t) for t in theirs}))
 
 
