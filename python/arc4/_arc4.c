@@ -54,12 +54,19 @@ static int Stream_init(StreamObject *self, PyObject *args, PyObject *kw)
 {
 	static char *names[] = { "key", "stream", NULL };
 	unsigned long long stream = 0;
+	PyObject *num = NULL;
 	arc4_stream *s;
 	Py_buffer key;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "y*|K", names, &key,
-					 &stream))
+	/* Not "K": it would take 2**64 as 0 and -1 as 2**64 - 1. */
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "y*|O", names, &key, &num))
 		return -1;
+	if (num)
+		stream = PyLong_AsUnsignedLongLong(num);
+	if (num && stream == (unsigned long long)-1 && PyErr_Occurred()) {
+		PyBuffer_Release(&key);
+		return -1;
+	}
 	if (key.len != 32) {
 		PyBuffer_Release(&key);
 		PyErr_SetString(PyExc_ValueError, "the key is 32 bytes");

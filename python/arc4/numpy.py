@@ -6,7 +6,9 @@
 Its raw output (random_raw) is the C stream's u64 sequence; next_uint32
 is the stream's u32 (4 bytes), next_double its double.  state (for
 pickling and copying), seek/tell, and split/spawn giving children equal
-to the C arc4_stream_split()'s.
+to the C arc4_stream_split()'s: split(i) is child i, spawn(n) the next n
+children in numpy's way (successive calls give new ones: the first n
+calls' children are split(0) .. split(n - 1)).
 """
 import threading
 
@@ -24,6 +26,7 @@ class ARC4:
         self._stream = key if isinstance(key, Stream) else Stream(key, stream)
         self.capsule = self._stream._bitgen_capsule()
         self.lock = threading.Lock()
+        self._spawned = 0
 
     @property
     def stream(self):
@@ -51,8 +54,18 @@ class ARC4:
         """The child generator of index i: the C arc4_stream_split()'s."""
         return ARC4(self._stream.split(index))
 
-    def spawn(self, n, start=0):
-        """n children, of indices start .. start + n - 1."""
+    def spawn(self, n_children):
+        """The next n_children children: split(k) .. split(k + n - 1), where
+        k counts the children spawned before (numpy's SeedSequence.spawn
+        convention: never the same child twice)."""
+        n = int(n_children)
+        if n < 0:
+            raise ValueError("a negative number of children")
+        with self.lock:
+            start = self._spawned
+            if start + n > 1 << 64:
+                raise OverflowError("2**64 children at most")
+            self._spawned += n
         return [self.split(start + i) for i in range(n)]
 
     @property
@@ -60,7 +73,8 @@ class ARC4:
         key, stream, path = self._stream.origin
         return {"bit_generator": "ARC4",
                 "state": {"key": key.hex(), "stream": stream,
-                          "split": list(path), "position": self.tell()}}
+                          "split": list(path), "position": self.tell(),
+                          "spawned": self._spawned}}
 
     @state.setter
     def state(self, value):
@@ -73,6 +87,7 @@ class ARC4:
             # In place: a numpy Generator holds this object's capsule.
             self._stream._assign(new)
             self._stream._origin = new.origin
+            self._spawned = int(st.get("spawned", 0))
 
     # numpy's protocol: (constructor, (name,), state); a Generator's
     # pickle calls the constructor with the name, then sets the state.

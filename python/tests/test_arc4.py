@@ -2,16 +2,21 @@
 """arc4.Stream and arc4.numpy.ARC4 against independent oracles: the
 known-answer files of selftests/shim/kat/ (written from Python
 cryptography's ChaCha20), cryptography's ChaCha20 itself at positions up
-to 2**64, pickling, and a child derived in another process.
+to 2**64, the C library called through ctypes, numpy's own Generator
+methods over the files' values (Lemire's rule for integers), pickling,
+children derived in other processes, and the parallel example for 1 to 4
+processes.  Wrong arguments must raise Python exceptions, not crash.
 
 Run: PYTHONPATH=build/python /usr/bin/python3 -m unittest python/tests/test_arc4.py
 (from the top of the tree; make python builds build/python).
 """
+import ctypes
 import multiprocessing
 import os
 import pickle
 import random
 import struct
+import subprocess
 import sys
 import unittest
 
@@ -55,6 +60,81 @@ def kat_stream(name):
     key, stream, split, lists = read_kat(name)
     s = arc4.Stream(key, stream)
     return (s if split is None else s.split(split)), lists
+
+
+def libarc4():
+    """The checkout's C library, the one build/python links."""
+    lib = ctypes.CDLL(os.path.join(TOP, "lib", "libarc4.so.1"))
+    p, u64 = ctypes.c_void_p, ctypes.c_uint64
+    for name, res, args in (
+            ("arc4_stream_new", p, [ctypes.c_char_p, u64]),
+            ("arc4_stream_split", p, [p, u64]),
+            ("arc4_stream_free", None, [p]),
+            ("arc4_stream_seek", None, [p, u64]),
+            ("arc4_stream_tell", u64, [p]),
+            ("arc4_stream_u32", ctypes.c_uint32, [p]),
+            ("arc4_stream_u64", u64, [p]),
+            ("arc4_stream_uniform", ctypes.c_uint32, [p, ctypes.c_uint32]),
+            ("arc4_stream_double", ctypes.c_double, [p]),
+            ("arc4_stream_buf", None, [p, ctypes.c_char_p, ctypes.c_size_t])):
+        f = getattr(lib, name)
+        f.restype, f.argtypes = res, args
+    return lib
+
+
+def c_values(key, stream, path, pos, kinds):
+    """The C library's values of kinds ("u32", ...) read in turn from pos."""
+    lib = libarc4()
+    s = lib.arc4_stream_new(key, stream)
+    for i in path:
+        c = lib.arc4_stream_split(s, i)
+        lib.arc4_stream_free(s)
+        s = c
+    lib.arc4_stream_seek(s, pos)
+    out = []
+    for k in kinds:
+        if k == "buf":
+            b = ctypes.create_string_buffer(13)
+            lib.arc4_stream_buf(s, b, 13)
+            out.append(b.raw)
+        elif k.startswith("uniform"):
+            out.append(lib.arc4_stream_uniform(s, int(k[7:])))
+        else:
+            out.append(getattr(lib, "arc4_stream_" + k)(s))
+    out.append(lib.arc4_stream_tell(s))
+    lib.arc4_stream_free(s)
+    return out
+
+
+def py_values(s, kinds):
+    out = []
+    for k in kinds:
+        if k == "buf":
+            out.append(s.buf(13))
+        elif k.startswith("uniform"):
+            out.append(s.uniform(int(k[7:])))
+        else:
+            out.append(getattr(s, k)())
+    return out + [s.tell()]
+
+
+def lemire(u32s, low, high):
+    """numpy's Generator.integers(low, high) for a range below 2**32: Lemire's
+    rule over 32-bit draws (numpy's distributions.c, written from the
+    paper: multiply, keep the high half, reject a low half below
+    2**32 mod range)."""
+    n = high - low
+    threshold = (1 << 32) % n
+    it = iter(u32s)
+    while True:
+        m = next(it) * n
+        if (m & 0xffffffff) >= threshold:
+            yield low + (m >> 32)
+
+
+def continue_generator(g):
+    """A pickled Generator, in another process: its next values."""
+    return g.random(8).tolist(), g.bit_generator.tell()
 
 
 def child_raw(args):
@@ -117,6 +197,150 @@ class Oracle(unittest.TestCase):
         self.assertEqual(want, s.buf(8))
         self.assertEqual(5, s.tell())
 
+class CLibrary(unittest.TestCase):
+    KINDS = ["u32", "u64", "double", "uniform1000", "uniform2147483649",
+             "buf", "u64", "u32"]
+
+    def test_values_at_positions_up_to_2_64_equal_the_c_library(self):
+        rnd = random.Random(os.urandom(16))
+        spots = [0, 3, (1 << 32) * 64 - 5, (1 << 63) + 1, (1 << 64) - 64,
+                 (1 << 64) - 9, (1 << 64) - 1]
+        for i in range(60):
+            key, stream = rnd.randbytes(32), rnd.getrandbits(64)
+            path = tuple(rnd.getrandbits(64) for _ in range(i % 3))
+            pos = spots[i] if i < len(spots) else rnd.getrandbits(64)
+            s = arc4.Stream(key, stream)
+            for j in path:
+                s = s.split(j)
+            s.seek(pos)
+            self.assertEqual(c_values(key, stream, path, pos, self.KINDS),
+                             py_values(s, self.KINDS), (i, pos))
+
+    def test_the_numpy_raw_output_is_the_c_u64_sequence_anywhere(self):
+        key = os.urandom(32)
+        for pos in (0, 12345, (1 << 64) - 40):
+            bg = arc4.numpy.ARC4(key, 6).split(99)
+            bg.seek(pos)
+            want = c_values(key, 6, (99,), pos, ["u64"] * 10)
+            self.assertEqual(want[:10], bg.random_raw(10).tolist())
+            self.assertEqual(want[10], bg.tell())
+
+
+class Edges(unittest.TestCase):
+    def test_tell_and_seek_take_every_64_bit_position(self):
+        s = arc4.Stream(bytes(32), 1)
+        for pos in (0, 1, (1 << 63), (1 << 64) - 1):
+            s.seek(pos)
+            self.assertEqual(pos, s.tell())
+        s.buf(1)
+        self.assertEqual(0, s.tell())           # 2**64 is position 0
+        s.seek((1 << 64) - 2)
+        s.u64()
+        self.assertEqual(6, s.tell())
+
+    def test_wrong_arguments_raise_python_exceptions(self):
+        s = arc4.Stream(bytes(32), 1)
+        bg = arc4.numpy.ARC4(bytes(32), 1)
+        cases = [
+            (OverflowError, lambda: s.seek(1 << 64)),
+            (OverflowError, lambda: s.seek(-1)),
+            (OverflowError, lambda: bg.seek(1 << 64)),
+            (OverflowError, lambda: s.split(1 << 64)),
+            (OverflowError, lambda: s.split(-1)),
+            (OverflowError, lambda: arc4.Stream(bytes(32), 1 << 64)),
+            (OverflowError, lambda: arc4.Stream(bytes(32), -1)),
+            (OverflowError, lambda: s.uniform(1 << 32)),
+            (OverflowError, lambda: s.uniform(-1)),
+            (OverflowError, lambda: bg.spawn(1 << 65)),
+            (ValueError, lambda: arc4.Stream(bytes(31))),
+            (ValueError, lambda: arc4.Stream(bytes(33), 0)),
+            (ValueError, lambda: s.buf(-1)),
+            (ValueError, lambda: bg.spawn(-1)),
+            (ValueError, lambda: arc4.Stream.__new__(arc4.Stream).u32()),
+            (ValueError, lambda: setattr(bg, "state", {"bit_generator": "PCG64"})),
+            (TypeError, lambda: s.seek(1.5)),
+            (TypeError, lambda: arc4.Stream("x" * 32)),
+            (MemoryError, lambda: s.buf(1 << 62)),
+        ]
+        for i, (exc, f) in enumerate(cases):
+            with self.assertRaises(exc, msg="case %d" % i):
+                f()
+        # The stream still works, where it was.
+        self.assertEqual(0, s.tell())
+        self.assertEqual(arc4.Stream(bytes(32), 1).buf(8), s.buf(8))
+
+    def test_uniform_below_2_is_0_without_reading(self):
+        s = arc4.Stream(bytes(32), 1)
+        self.assertEqual([0, 0], [s.uniform(0), s.uniform(1)])
+        self.assertEqual(0, s.tell())
+
+
+class NumpyGenerator(unittest.TestCase):
+    def kat(self):
+        s, lists = kat_stream("a.txt")
+        return s, {k: [int(x) for x in v] for k, _, v in lists
+                   if k in ("u32", "u64")}
+
+    def test_integers_follow_numpy_rule_over_the_u32_sequence(self):
+        s, want = self.kat()
+        g = np.random.Generator(arc4.numpy.ARC4(s))
+        got = g.integers(0, 1000, 500).tolist()
+        oracle = lemire(want["u32"], 0, 1000)
+        self.assertEqual([next(oracle) for _ in got], got)
+        got = g.integers(-5, 3000000007, 10)
+        self.assertTrue(((got >= -5) & (got < 3000000007)).all())
+
+    def test_oracle_rule_is_numpy_over_its_own_pcg64(self):
+        # The test's own rule checked on numpy's PCG64, whose 32-bit draws
+        # are the low then the high half of each raw u64.
+        raw = np.random.PCG64(2026).random_raw(600).tolist()
+        u32s = [h for r in raw for h in (r & 0xffffffff, r >> 32)]
+        g = np.random.Generator(np.random.PCG64(2026))
+        got = g.integers(0, 1000, 500).tolist()
+        oracle = lemire(u32s, 0, 1000)
+        self.assertEqual([next(oracle) for _ in got], got)
+
+    def test_random_normal_and_reproducibility(self):
+        key = os.urandom(32)
+        a = np.random.Generator(arc4.numpy.ARC4(key, 3))
+        b = np.random.Generator(arc4.numpy.ARC4(key, 3))
+        x = a.random(200000)
+        self.assertTrue(((x >= 0) & (x < 1)).all())
+        self.assertLess(abs(x.mean() - 0.5), 0.005)
+        n = a.normal(2.0, 3.0, 200000)
+        self.assertLess(abs(n.mean() - 2.0), 0.05)
+        self.assertLess(abs(n.std() - 3.0), 0.05)
+        b.random(200000)
+        self.assertEqual(n.tolist(), b.normal(2.0, 3.0, 200000).tolist())
+        self.assertEqual(a.bit_generator.tell(), b.bit_generator.tell())
+        self.assertEqual(a.integers(0, 7, 10, dtype=np.uint8).tolist(),
+                         b.integers(0, 7, 10, dtype=np.uint8).tolist())
+        c = a.choice(50, 50, replace=False)
+        self.assertEqual(list(range(50)), sorted(c.tolist()))
+
+
+class Splitting(unittest.TestCase):
+    def test_spawn_continues_like_seedsequence_and_split_is_by_index(self):
+        bg = arc4.numpy.ARC4(os.urandom(32), 8)
+        first = [c.random_raw(4).tolist() for c in bg.spawn(2)]
+        second = [c.random_raw(4).tolist() for c in bg.spawn(3)]
+        want = [bg.split(i).random_raw(4).tolist() for i in range(5)]
+        self.assertEqual(want, first + second)
+        self.assertEqual(5, len({tuple(w) for w in want}))
+        # numpy's own: successive spawn calls give new children too.
+        ss = np.random.SeedSequence(1)
+        self.assertEqual([(0,), (1,), (2,)],
+                         [c.spawn_key for c in ss.spawn(2) + ss.spawn(1)])
+
+    def test_a_child_does_not_depend_on_the_parent_position(self):
+        s = arc4.Stream(os.urandom(32), 8)
+        a = s.split(5).buf(64)
+        s.seek(1 << 40)
+        s.buf(3)
+        self.assertEqual(a, s.split(5).buf(64))
+        self.assertNotEqual(a, s.split(6).buf(64))
+        self.assertNotEqual(a, s.buf(64))
+
 
 class Pickling(unittest.TestCase):
     def test_stream_round_trips_with_split_path_and_position(self):
@@ -151,11 +375,20 @@ class Processes(unittest.TestCase):
     def test_parallel_example_gives_the_same_count_for_any_n(self):
         sys.path.insert(0, os.path.join(TOP, "python", "examples"))
         import parallel
-        counts = {n: parallel.run(n) for n in (1, 2, 3)}
+        counts = {n: parallel.run(n) for n in (1, 2, 3, 4)}
         self.assertEqual(1, len(set(counts.values())), counts)
         # And it is a count of uniform points: pi within 0.01.
         self.assertLess(abs(4 * counts[1] / (parallel.CHUNKS * parallel.POINTS)
                             - 3.14159265), 0.01)
+
+    def test_the_example_run_as_a_program_prints_the_same_count(self):
+        out = subprocess.run(
+            [sys.executable, os.path.join(TOP, "python", "examples",
+                                          "parallel.py"), "3"],
+            check=True, capture_output=True, text=True).stdout
+        sys.path.insert(0, os.path.join(TOP, "python", "examples"))
+        import parallel
+        self.assertIn("3 processes: %d of " % parallel.run(1), out)
 
     def test_a_child_derived_in_another_process_is_the_same(self):
         key = os.urandom(32)
@@ -164,6 +397,11 @@ class Processes(unittest.TestCase):
         with ctx.Pool(2) as pool:
             theirs = pool.map(child_raw, jobs)
         self.assertEqual([child_raw(j) for j in jobs], theirs)
+        g = np.random.Generator(arc4.numpy.ARC4(key, 12).split(3))
+        g.normal(size=5)
+        with ctx.Pool(1) as pool:
+            there = pool.map(continue_generator, [g])[0]
+        self.assertEqual(continue_generator(g), there)
         self.assertEqual(4, len({tuple(t) for t in theirs}))
 
 

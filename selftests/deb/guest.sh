@@ -5,7 +5,9 @@
 # bookworm tree that has the packages installed (VM_ROOT, VM_MODULES=host,
 # VM_LOAD=0): nothing from the checkout is used but this script and
 # tap.sh.  WORKDIR holds expected.txt, what the test program prints in
-# deterministic mode when built against the checkout's lib/.  Prints TAP.
+# deterministic mode when built against the checkout's lib/; the
+# known-answer files of selftests/shim/kat/ are the Python module's
+# oracle.  Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/install/tap.sh"
@@ -13,7 +15,7 @@ work=${1:?usage: guest.sh WORKDIR}
 kver=$(uname -r)
 multiarch=$(gcc -print-multiarch)
 
-tap_plan 10
+tap_plan 11
 
 # arc4-preload put the shim in /etc/ld.so.preload: this VM's init and
 # everything since run under it.
@@ -121,6 +123,77 @@ man_pages_open() {
 tap_check "man opens arc4ctl(1), arc4-audit(1), the section 3 pages and links, arc4(4)" man_pages_open
 
 tap_check "arc4-audit --help runs" arc4-audit --help
+
+# python3-arc4: the installed module (and arc4.numpy over the archive's
+# numpy) gives the known-answer files' values, and the installed C library's
+# values for a split child at a far position.
+cat >/tmp/arc4-py-test.c <<'PROG'
+#include <stdio.h>
+#include <stdint.h>
+#include <arc4random.h>
+
+int main(void)
+{
+	uint8_t key[32];
+	for (int i = 0; i < 32; i++)
+		key[i] = 0xa0 + i;
+	arc4_stream *s = arc4_stream_new(key, 77);
+	arc4_stream *c = arc4_stream_split(s, 1234567);
+	arc4_stream_seek(c, (1ULL << 63) + 5);
+	for (int i = 0; i < 8; i++)
+		printf("%llu\n", (unsigned long long)arc4_stream_u64(c));
+	printf("%.17g\n", arc4_stream_double(c));
+	arc4_stream_free(c);
+	arc4_stream_free(s);
+	return 0;
+}
+PROG
+python_module() {
+	cc -Wall -Werror -o /tmp/arc4-py-test /tmp/arc4-py-test.c -larc4 || return 1
+	/tmp/arc4-py-test >/tmp/arc4-py-c.txt || return 1
+	(cd / && python3 -I - "$top/selftests/shim/kat" /tmp/arc4-py-c.txt) <<'PY'
+import sys
+import numpy as np
+import arc4
+import arc4.numpy
+kat, c_out = sys.argv[1], sys.argv[2]
+if not arc4.__file__.startswith("/usr/lib/python3/dist-packages/arc4/"):
+    sys.exit("arc4 imported from " + arc4.__file__)
+for name in ("a.txt", "split.txt"):
+    lines = open(kat + "/" + name).read().split("\n")
+    head = {w[0]: w[1] for w in (l.split() for l in lines[:8]) if len(w) == 2}
+    s = arc4.Stream(bytes.fromhex(head["key"]), int(head["stream"]))
+    if "split" in head:
+        s = s.split(int(head["split"]))
+    for i, line in enumerate(lines):
+        w = line.split()
+        if not w or w[0] not in ("u32", "u64", "double", "uniform"):
+            continue
+        want = lines[i + 1:i + 1 + int(w[-1])]
+        s.seek(0)
+        if w[0] == "uniform":
+            got = [str(s.uniform(int(w[1]))) for _ in want]
+        elif w[0] == "double":
+            got, want = [s.double() for _ in want], [float(v) for v in want]
+        else:
+            got = [str(getattr(s, w[0])()) for _ in want]
+        if got != want:
+            sys.exit("%s %s: %s, not %s" % (name, w[0], got[:3], want[:3]))
+        if w[0] == "u64":
+            s.seek(0)
+            raw = arc4.numpy.ARC4(s).random_raw(len(want)).tolist()
+            if raw != [int(v) for v in want]:
+                sys.exit("%s random_raw: %s, not %s" % (name, raw[:3], want[:3]))
+c = [l for l in open(c_out).read().split("\n") if l]
+g = np.random.Generator(arc4.numpy.ARC4(bytes(range(0xa0, 0xc0)), 77).split(1234567))
+g.bit_generator.seek((1 << 63) + 5)
+raw = [str(v) for v in g.bit_generator.random_raw(8).tolist()]
+d = g.random()
+if raw != c[:8] or d != float(c[8]):
+    sys.exit("split child at 2**63 + 5: %s %r, C: %s %s" % (raw[:2], d, c[:2], c[8]))
+PY
+}
+tap_check "python3-arc4: import arc4, arc4.numpy; the known answers, and the C library's values (split child, 2^63)" python_module
 
 unloads() { rmmod arc4dev && [ ! -e /sys/module/arc4dev ]; }
 tap_check "rmmod arc4dev" unloads

@@ -4,8 +4,10 @@
 # stream-python.sh: the Python package (python/: arc4.Stream and the numpy
 # bit generator arc4.numpy.ARC4) built over libarc4.so and tested with
 # Debian's python3 against the known-answer files, Python cryptography's
-# ChaCha20 at positions up to 2^64, pickling, and a child derived in
-# another process (python/tests/test_arc4.py).  Prints TAP.  Host only,
+# ChaCha20 and the C library (ctypes) at positions up to 2^64, numpy's
+# Generator methods, wrong arguments raising exceptions, pickling,
+# children derived in other processes and the parallel example for 1-4
+# processes (python/tests/test_arc4.py).  Prints TAP.  Host only,
 # like stream-oracles.sh: release trees, valgrind, and the sanitizer
 # copies (which hold no python/) skip it.
 set -uo pipefail
