@@ -31,12 +31,13 @@ ARC4_HIDDEN void arc4_source_fill(void *buf, size_t len, enum arc4_fill how);
 /* /dev/arc4 serves this process (opened now if due): 1, else 0. */
 ARC4_HIDDEN int arc4_source_device(void);
 ARC4_HIDDEN int arc4_source_libc_vmsafe(void);
+/* arc4_gen points at the generation page (mapped now if due): 1, else 0. */
+ARC4_HIDDEN int arc4_source_generation(void);
 
 /* fork(): the prepare, parent and child handlers' parts (shim.c). */
 ARC4_HIDDEN void arc4_source_lock(void);
 ARC4_HIDDEN void arc4_source_unlock(void);
 ARC4_HIDDEN void arc4_source_forked(void);
-ARC4_HIDDEN void arc4_strong_forked(void);
 ARC4_HIDDEN void arc4_lock_forked(void);
 
 #endif /* ARC4_STRONG_H */
