@@ -46,7 +46,7 @@
 enum { ARC4_EARLY_DRAWS = 16 };
 
 extern __typeof__(dladdr1) dladdr1 __attribute__((weak));
-extern __typeof__(dlopen) dlopen __attribute__((weak));
+extern __typeof__(dlsym) dlsym __attribute__((weak));
 
 _Static_assert(sizeof(struct arc4_strong) <= ARC4_STRONG_MAP,
 	       "one mapping per thread");
@@ -83,23 +83,26 @@ static void strong_thread_exit(void *p)
 /*
  * Keep the object that holds this code loaded for good, so that the key's
  * destructor never points into an unmapped one: 1 if it is, or is the
- * executable.  dladdr1() and dlopen() are weak: a static executable,
- * which nothing unloads, may lack them.
+ * executable.  dladdr1() and dlsym() are weak, and dlopen() is found by
+ * dlsym(): a static executable, which nothing unloads, may lack them, and
+ * a static link that names dlopen() warns.
  */
 static int strong_pin(void)
 {
+	void *(*open_dl)(const char *, int);
 	struct link_map *map = NULL;
 	Dl_info info;
 
-	if (!dladdr1 || !dlopen)
+	if (!dladdr1 || !dlsym)
 		return 1;
 	if (!dladdr1((void *)strong_thread_exit, &info, (void **)&map,
 		     RTLD_DL_LINKMAP) || map == NULL)
 		return 0;
 	if (map->l_name == NULL || map->l_name[0] == '\0')
 		return 1;
-	return dlopen(map->l_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE) !=
-	       NULL;
+	open_dl = (void *(*)(const char *, int))dlsym(RTLD_DEFAULT, "dlopen");
+	return open_dl && open_dl(map->l_name, RTLD_LAZY | RTLD_NOLOAD |
+					       RTLD_NODELETE) != NULL;
 }
 
 /*

@@ -131,8 +131,10 @@ FIXTURE(swap)
 	uint8_t out[DRAW];
 };
 
+/* The harness runs the test after a SKIP here: each test asks again. */
 FIXTURE_SETUP(swap)
 {
+	self->fd = -1;
 	if (!have_device())
 		SKIP(return, "no /dev/arc4 (module not loaded)");
 	if (!have_seccomp())
@@ -165,6 +167,8 @@ TEST_F(swap, a_regular_file_swapped_in_before_the_read_is_not_served)
 	uint8_t *pattern = malloc(1 << 16);
 	int file = memfd_create("swapped", 0);
 
+	if (self->fd < 0)
+		return;	/* skipped in the setup */
 	ASSERT_LE(0, file);
 	for (size_t i = 0; i < 1 << 16; i++)
 		pattern[i] = (uint8_t)(i * 7 + 1);
@@ -184,6 +188,8 @@ TEST_F(swap, a_pipe_swapped_in_before_the_read_loses_no_byte)
 	char data[100], back[200];
 	int p[2];
 
+	if (self->fd < 0)
+		return;	/* skipped in the setup */
 	ASSERT_EQ(0, pipe2(p, O_NONBLOCK));
 	memset(data, 'p', sizeof(data));
 	ASSERT_EQ(sizeof(data), write(p[1], data, sizeof(data)));
@@ -200,6 +206,8 @@ TEST_F(swap, a_seeded_dev_arc4_swapped_in_before_the_read_is_not_served)
 	int seeded = open("/dev/arc4", O_RDONLY | O_CLOEXEC);
 	int oracle = open("/dev/arc4", O_RDONLY | O_CLOEXEC);
 
+	if (self->fd < 0)
+		return;	/* skipped in the setup */
 	ASSERT_LE(0, seeded);
 	ASSERT_LE(0, oracle);
 	ASSERT_EQ(0, ioctl(seeded, ARC4_IOC_SEED, &seed));
