@@ -11,9 +11,10 @@
 /*
  * The order arc4_source_fill() tries the sources in:
  *   BUFFER     a refill, or one large request: /dev/arc4, else getrandom()
- *   EARLY      one of a thread's first values: the getrandom system call
- *              (cheapest to start: no descriptor, no vDSO state), else
- *              /dev/arc4
+ *   EARLY      one of a thread's first values, or a value served without
+ *              a buffer under a libc whose getrandom() is not VM-fork
+ *              safe: the getrandom system call (cheapest to start: no
+ *              descriptor, no vDSO state), else /dev/arc4
  *   LIBC       a value served without a buffer, where the libc's
  *              getrandom() is safe across VM forks: it, else /dev/arc4
  *   REENTERED  a call inside a call on the same thread: raw system calls,
