@@ -1,24 +1,31 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The per-thread strong buffer: arc4_strong_u32_slow(),
- * arc4_strong_u64_slow(), arc4_strong_bytes(), arc4_strong_forked().
+ * arc4_strong_u64_slow(), arc4_strong_bytes().
  *
  * A thread starts without a buffer: its first ARC4_EARLY_DRAWS slow-path
  * calls are served straight from the getrandom system call, so a process
  * or a thread that draws a few values pays one small system call each and
  * keeps no memory.  One that goes on drawing gets its own mapping, refilled
  * in one large read and consumed from the end, every consumed byte zeroed
- * at once.  Where /dev/arc4 is missing and the libc's getrandom() is safe
- * across VM forks by itself, no thread keeps a buffer: that getrandom()
- * serves every value.
+ * at once.  A buffer must expire when the machine is copied: no thread
+ * keeps one while /dev/arc4 serves and its generation page is not mapped
+ * (the getrandom system call serves instead, tried for the page again at
+ * most once a second), nor where /dev/arc4 is missing and the libc's
+ * getrandom() is safe across VM forks by itself (that getrandom() serves
+ * every value).  Without either, under an older libc, buffers stay (the
+ * threat model says what that leaves).
  *
  * The mapping is MADV_WIPEONFORK: a child of any fork, the libc wrapper or
- * a raw system call, sees it zeroed (avail and gen 0), and refills from its
- * own reads; the fork handler wipes the forking thread's buffer as well.
- * It is MADV_DONTDUMP, and wiped and unmapped at thread exit by a thread-
- * specific key's destructor.  A thread that cannot have all of that (no
- * key left, a kernel before 4.14 without MADV_WIPEONFORK) keeps no buffer:
- * every call reads its source, slower but never shared with a child.
+ * a raw system call, sees it zeroed (avail and gen 0) and refills from its
+ * own reads.  It is MADV_DONTDUMP, and wiped and unmapped at thread exit
+ * by a thread-specific key's destructor.  The destructor must outlive a
+ * dlclose() of whatever object holds this code: libarc4.so is linked -z
+ * nodelete, and a shared object that linked libarc4.a is pinned the same
+ * way (RTLD_NODELETE) before the key is made.  A thread that cannot have
+ * all of that (no key left, an object that cannot be pinned, a kernel
+ * before 4.14 without MADV_WIPEONFORK) keeps no buffer: every call reads
+ * its source, slower but never shared with a child.
  *
  * tls_own is the thread's mapping; arc4_tls_strong (shim.h) is the same
  * pointer while no call on the thread uses it, &arc4_strong_none while
@@ -27,7 +34,9 @@
  * mapping in use, re-entered the shim on this thread, and takes its bytes
  * from the sources' raw path without touching the buffer.
  */
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -35,6 +44,9 @@
 #include "strong.h"
 
 enum { ARC4_EARLY_DRAWS = 16 };
+
+extern __typeof__(dladdr1) dladdr1 __attribute__((weak));
+extern __typeof__(dlsym) dlsym __attribute__((weak));
 
 _Static_assert(sizeof(struct arc4_strong) <= ARC4_STRONG_MAP,
 	       "one mapping per thread");
@@ -68,10 +80,29 @@ static void strong_thread_exit(void *p)
 	munmap(p, ARC4_STRONG_MAP);
 }
 
-void arc4_strong_forked(void)
+/*
+ * Keep the object that holds this code loaded for good, so that the key's
+ * destructor never points into an unmapped one: 1 if it is, or is the
+ * executable.  dladdr1() and dlsym() are weak, and dlopen() is found by
+ * dlsym(): a static executable, which nothing unloads, may lack them, and
+ * a static link that names dlopen() warns.
+ */
+static int strong_pin(void)
 {
-	if (tls_own)
-		strong_wipe(tls_own);
+	void *(*open_dl)(const char *, int);
+	struct link_map *map = NULL;
+	Dl_info info;
+
+	if (!dladdr1 || !dlsym)
+		return 1;
+	if (!dladdr1((void *)strong_thread_exit, &info, (void **)&map,
+		     RTLD_DL_LINKMAP) || map == NULL)
+		return 0;
+	if (map->l_name == NULL || map->l_name[0] == '\0')
+		return 1;
+	open_dl = (void *(*)(const char *, int))dlsym(RTLD_DEFAULT, "dlopen");
+	return open_dl && open_dl(map->l_name, RTLD_LAZY | RTLD_NOLOAD |
+					       RTLD_NODELETE) != NULL;
 }
 
 /*
@@ -81,8 +112,8 @@ void arc4_strong_forked(void)
  */
 static void strong_once_init(void)
 {
-	strong_key_ok = pthread_key_create(&strong_key,
-					   strong_thread_exit) == 0;
+	strong_key_ok = strong_pin() &&
+			pthread_key_create(&strong_key, strong_thread_exit) == 0;
 }
 
 /* The thread's mapping; NULL (for good) if it cannot have one. */
@@ -110,31 +141,36 @@ fail:
 	return NULL;
 }
 
-/* No buffer is better: no /dev/arc4, and a VM-fork-safe libc getrandom(). */
-static int strong_libc_serves(void)
+/*
+ * No buffer: /dev/arc4 serves but its generation page is not mapped, or
+ * it is missing and the libc's getrandom() is VM-fork safe.
+ */
+static int strong_unbuffered(void)
 {
-	return arc4_source_libc_vmsafe() && !arc4_source_device();
+	if (arc4_source_device())
+		return !arc4_source_generation();
+	return arc4_source_libc_vmsafe();
 }
 
 /*
  * Where a buffer-less call's bytes come from: a thread's first values and
  * large requests as arc4_source_fill() documents; the rest of an
  * unbuffered thread's from the libc's getrandom() where it is VM-fork
- * safe, else the usual order.
+ * safe, else from the getrandom system call (one, where a device read
+ * would take four).
  */
 static enum arc4_fill strong_direct_order(size_t len)
 {
 	if (len >= ARC4_STRONG_BUF)
 		return ARC4_FILL_BUFFER;
-	if (tls_draws <= ARC4_EARLY_DRAWS)
+	if (tls_draws <= ARC4_EARLY_DRAWS || !arc4_source_libc_vmsafe())
 		return ARC4_FILL_EARLY;
-	return arc4_source_libc_vmsafe() ? ARC4_FILL_LIBC : ARC4_FILL_BUFFER;
+	return ARC4_FILL_LIBC;
 }
 
 /*
  * A buffer, if this thread is due one: past its early draws, able to have
- * one, and not better served by the libc (no /dev/arc4, a VM-fork-safe
- * getrandom()).  NULL otherwise.
+ * one, and allowed one (strong_unbuffered()).  NULL otherwise.
  */
 static struct arc4_strong *strong_buffer(void)
 {
@@ -146,16 +182,16 @@ static struct arc4_strong *strong_buffer(void)
 		tls_draws++;
 		return NULL;
 	}
-	if (strong_libc_serves())
+	if (strong_unbuffered())
 		return NULL;
 	return strong_map();
 }
 
 /*
  * Refill s if it cannot serve len bytes of this generation.  The
- * generation is read before the read: a machine copied during it shows
- * a new one.  0 where the buffer must not be used (the device is gone and
- * the libc serves better).
+ * generation is read (acquire) before the read: a machine copied during
+ * it shows a new one.  0 where the buffer must not be used now
+ * (strong_unbuffered()).
  */
 static int strong_refill(struct arc4_strong *s, size_t len)
 {
@@ -163,11 +199,11 @@ static int strong_refill(struct arc4_strong *s, size_t len)
 
 	if (s->avail >= len && s->gen == arc4_generation())
 		return 1;
-	if (strong_libc_serves()) {
+	if (strong_unbuffered()) {
 		strong_wipe(s);
 		return 0;
 	}
-	gen = arc4_generation();
+	gen = arc4_generation_acquire();
 	arc4_source_fill(s->buf, sizeof(s->buf), ARC4_FILL_BUFFER);
 	s->gen = gen;
 	s->avail = sizeof(s->buf);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The state lock: arc4_lock(), arc4_unlock(), arc4_lock_forked().
+ * The state lock: arc4_lock(), arc4_unlock(), arc4_lock_forked(), and
+ * the thread token it is held by, arc4_thread_token().
  *
  * One lock for all deterministic state (shim.h).  A futex word holding its
  * owner's token (LOCK_WAITERS set while someone sleeps on it), not a
@@ -16,8 +17,11 @@
  *
  * The token is the kernel's thread id: unique among the live threads of
  * the process, below 2^30 (clear of LOCK_WAITERS), cached per thread.  A
- * forked child's thread has an id of its own; arc4_lock_forked() forgets
- * the cache.
+ * forked child's thread has an id of its own.  fork() forgets the cache
+ * (arc4_lock_forked()); a child of _Fork() or of a raw clone runs no
+ * handler, so the cache is good only while a word in a MADV_WIPEONFORK
+ * page, which every child sees zeroed, says so.  Where no such page can
+ * be had, the atfork handler alone.
  *
  * Taking and dropping the lock is no cancellation point (the futex calls
  * are raw system calls); the few paths under it that call one (det.c's
@@ -26,6 +30,7 @@
  */
 #include <errno.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/futex.h>
 
@@ -37,15 +42,43 @@ static unsigned int state_lock;		/* owner's token | LOCK_WAITERS, or 0 */
 static __thread unsigned int tls_token __attribute__((tls_model("initial-exec")));
 static __thread unsigned int tls_nested __attribute__((tls_model("initial-exec")));
 
+/* 1 in this process; 0 in a child (or before the page is mapped). */
+static const unsigned int token_never;
+static unsigned int *token_live = (unsigned int *)&token_never;
+
+static void token_live_map(void)
+{
+	static unsigned int token_always = 1;
+	unsigned int *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned int *none = (unsigned int *)&token_never;
+
+	if (p == MAP_FAILED)
+		p = &token_always;
+	else if (madvise(p, 4096, MADV_WIPEONFORK) != 0) {
+		munmap(p, 4096);
+		p = &token_always;
+	}
+	if (!__atomic_compare_exchange_n(&token_live, &none, p, 0,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+	    p != &token_always)
+		munmap(p, 4096);
+}
+
 /*
- * Once per thread, out of line: inlined, the system call would make
- * arc4_lock() save and restore four registers on every call.
+ * Once per thread (and once in a child), out of line: inlined, the system
+ * calls would make arc4_lock() save and restore registers on every call.
  */
 static __attribute__((noinline, cold)) unsigned int lock_token_fetch(void)
 {
+	int saved_errno = errno;
 	unsigned int t = (unsigned int)syscall(SYS_gettid);
 
+	if (__atomic_load_n(&token_live, __ATOMIC_RELAXED) == &token_never)
+		token_live_map();
+	__atomic_store_n(token_live, 1, __ATOMIC_RELAXED);
 	tls_token = t;
+	errno = saved_errno;
 	return t;
 }
 
@@ -54,7 +87,12 @@ static unsigned int lock_token(void)
 {
 	unsigned int t = tls_token;
 
-	return arc4_likely(t != 0) ? t : lock_token_fetch();
+	return arc4_likely(t != 0 && *token_live) ? t : lock_token_fetch();
+}
+
+unsigned int arc4_thread_token(void)
+{
+	return lock_token();
 }
 
 static void lock_futex(int op, unsigned int val)

@@ -89,10 +89,11 @@ void arc4_die(const char *why)
 
 /*
  * The state lock and the descriptor record are held across fork(), so the
- * child finds them consistent; the child wipes the forking thread's strong
- * buffer (the others' are gone with their threads, and MADV_WIPEONFORK
- * zeroes every mapping anyway), forgets its lock token and looks for a
- * missing /dev/arc4 again at once.
+ * child finds them consistent (unless the forking thread holds them
+ * itself: a signal handler that interrupted it forks); the child forgets
+ * its lock token and looks for a missing /dev/arc4 again at once.  Strong
+ * buffers need nothing: every one is MADV_WIPEONFORK, so the child finds
+ * them zeroed (empty) without touching their pages.
  */
 static void fork_prepare(void)
 {
@@ -108,7 +109,6 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
-	arc4_strong_forked();
 	arc4_source_forked();
 	arc4_lock_forked();
 	arc4_source_unlock();

@@ -69,6 +69,8 @@ ARC4_HIDDEN void arc4_cancel_restore(int old);
  */
 ARC4_HIDDEN void arc4_lock(void);
 ARC4_HIDDEN void arc4_unlock(void);
+/* The calling thread's token: its thread id, in a forked child too. */
+ARC4_HIDDEN unsigned int arc4_thread_token(void);
 
 /*
  * Strong output: /dev/arc4 through a per-thread buffer, getrandom() when
@@ -86,8 +88,13 @@ ARC4_HIDDEN void arc4_unlock(void);
  * generation page (arc4_gen, mapped by source.c), and a take compares it:
  * after a VM fork or a hibernation resume the page has moved on and the
  * buffer counts as empty.  Where the page is not mapped arc4_gen points at
- * a constant 0.  Only equality matters: on a 32-bit machine a torn read
- * of the counter is a change, which costs a refill and nothing else.
+ * a constant 0 (and while /dev/arc4 serves, no thread keeps a buffer).
+ * Only equality matters: on a 32-bit machine a torn read of the counter
+ * is a change, which costs a refill and nothing else.  A take's load may
+ * be relaxed; the one before a refill is an acquire
+ * (arc4_generation_acquire()), pairing with the kernel's write barrier
+ * between rekeying the streams and moving the counter, so that a refill
+ * that saw the new generation reads new keys.
  *
  * Same-thread re-entry: a signal handler can interrupt a call between any
  * two instructions and call the shim itself.  If both read avail and both
@@ -121,6 +128,14 @@ static inline uint64_t arc4_generation(void)
 	return *(const volatile uint64_t *)__atomic_load_n(&arc4_gen,
 							   __ATOMIC_RELAXED);
 }
+static inline uint64_t arc4_generation_acquire(void)
+{
+	uint64_t g = arc4_generation();
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return g;
+}
+
 ARC4_HIDDEN uint32_t arc4_strong_u32_slow(void);
 ARC4_HIDDEN uint64_t arc4_strong_u64_slow(void);
 ARC4_HIDDEN void arc4_strong_bytes(void *buf, size_t len);

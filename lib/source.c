@@ -6,6 +6,8 @@
  *   arc4_device_open(), arc4_fd_is()  /dev/arc4 descriptors, checked
  *   arc4_source_fill()                strong bytes, in the order asked
  *   arc4_source_device()              whether /dev/arc4 serves us now
+ *   arc4_source_generation()          whether the generation page is
+ *                                     mapped (tried again if due)
  *   arc4_source_libc_vmsafe()         whether the libc's getrandom() is
  *                                     safe across VM forks by itself
  *   arc4_gen                          the generation page, once mapped
@@ -27,12 +29,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/uio.h>
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
 #endif
@@ -44,7 +46,7 @@
 
 /*
  * Whether /dev/arc4 is worth opening.  A node there that fails the check
- * below (another device, an ioctl filter) is refused for the life of the
+ * below (another device, a filter on its ioctl) is refused for the life of the
  * process: opening it again would give the same answer.  A missing one is
  * looked for again at most once a second by the coarse monotonic clock
  * (no system call), and at once after fork(), so a module loaded later is
@@ -83,35 +85,62 @@ static int device_may_open(void)
 }
 
 /*
- * glibc 2.33 and later implement fstat() as fstatat(fd, "", AT_EMPTY_PATH),
- * which copies in and looks up the empty path: about six times the cost of
- * the fstat system call, on every refill.  Where the kernel's struct stat
- * is glibc's (x86-64), make the system call.
+ * A character device's number and inode, by a raw system call: fstat()
+ * may be interposed, glibc 2.33 and later implement it as fstatat(fd, "",
+ * AT_EMPTY_PATH) (about six times the cost of the system call, on every
+ * refill), and on i386 only fstat64 fills glibc's layout.  0 if fd is not
+ * a character device.
  */
-static int fd_stat(int fd, struct stat *st)
+static int fd_chr(int fd, dev_t *rdev, ino_t *ino)
 {
-#if defined(__x86_64__) && !defined(__ILP32__) && defined(SYS_fstat)
-	return syscall(SYS_fstat, fd, st);
+#if defined(SYS_fstat64)
+	struct stat64 st;
+
+	if (syscall(SYS_fstat64, fd, &st) != 0)
+		return 0;
+#elif defined(SYS_fstat)
+	struct stat st;
+
+	if (syscall(SYS_fstat, fd, &st) != 0)
+		return 0;
 #else
-	return fstat(fd, st);
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return 0;
 #endif
+	*rdev = st.st_rdev;
+	*ino = st.st_ino;
+	return S_ISCHR(st.st_mode);
 }
 
 int arc4_fd_is(int fd, dev_t rdev, ino_t ino)
 {
-	struct stat st;
+	dev_t r;
+	ino_t i;
 
-	return fd >= 0 && fd_stat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
-	       st.st_rdev == rdev && st.st_ino == ino;
+	return fd >= 0 && fd_chr(fd, &r, &i) && r == rdev && i == ino;
 }
 
-/* An arc4 stream in strong mode: the ioctl's magic is arc4's alone. */
-static int fd_is_strong_stream(int fd)
+/*
+ * Which files are ours, with no ioctl that writes to memory (a recorder
+ * such as rr stops at every _IOR ioctl it does not know, and lets an _IO
+ * one through).  At open, ARC4_IOC_RESEED: an arc4 stream in strong mode
+ * answers 0 (a fresh key for a stream just opened), a seeded one EINVAL,
+ * any other file ENOTTY.  After that the device number and inode from
+ * fstat() say the number still holds a /dev/arc4 file, and lseek() its
+ * mode: a strong stream has no position (ESPIPE), a seeded one has one.
+ * Raw system calls, so that the re-entered path may use them too.
+ */
+static int fd_reseeds(int fd)
 {
-	struct arc4_info info;
+	return syscall(SYS_ioctl, fd, ARC4_IOC_RESEED, 0) == 0;
+}
 
-	return ioctl(fd, ARC4_IOC_GET_INFO, &info) == 0 &&
-	       info.mode == ARC4_MODE_STRONG;
+static int fd_is_strong(int fd, dev_t rdev, ino_t ino)
+{
+	return arc4_fd_is(fd, rdev, ino) &&
+	       syscall(SYS_lseek, fd, 0, SEEK_CUR) == -1 && errno == ESPIPE;
 }
 
 /*
@@ -136,7 +165,6 @@ static int fd_above_stdio(int fd)
  */
 int arc4_device_open(dev_t *rdev, ino_t *ino)
 {
-	struct stat st;
 	int fd;
 
 	if (!device_may_open())
@@ -151,96 +179,214 @@ int arc4_device_open(dev_t *rdev, ino_t *ino)
 				 __ATOMIC_RELAXED);
 		return -1;
 	}
-	if (fd_stat(fd, &st) != 0 || !S_ISCHR(st.st_mode) ||
-	    !fd_is_strong_stream(fd)) {
+	if (!fd_chr(fd, rdev, ino) || !fd_reseeds(fd)) {
 		close(fd);
 		__atomic_store_n(&device_refused, 1, __ATOMIC_RELAXED);
 		return -1;
 	}
 	__atomic_store_n(&device_missing_ms, 0, __ATOMIC_RELAXED);
-	*rdev = st.st_rdev;
-	*ino = st.st_ino;
 	return fd;
+}
+
+/*
+ * A read of a device: preadv() at DEVICE_POS, by raw system calls, which
+ * nothing can interpose and none of which is a cancellation point (preadv
+ * passes its offset as two longs on every ABI).  A strong stream ignores
+ * the position.  Positional, so that whatever a program swapped onto the
+ * number loses nothing: a pipe, socket or terminal fails with ESPIPE
+ * without giving up a byte, a regular file has nothing there (unless it
+ * is sparse to 4 EiB), and no read ever takes the VFS's position lock.
+ * The caller checks afterwards what it read from.
+ */
+#define DEVICE_POS (1ULL << 62)
+enum { DEVICE_CHUNK = 1 << 30 };
+
+static int device_read(int fd, uint8_t *buf, size_t len)
+{
+	while (len > 0) {
+		struct iovec iov = { buf, len < DEVICE_CHUNK ? len : DEVICE_CHUNK };
+		long n = syscall(SYS_preadv, fd, &iov, 1,
+				 (unsigned long)DEVICE_POS,
+				 (unsigned long)(DEVICE_POS >> 32));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return 0;
+		buf += n;
+		len -= n;
+	}
+	return 1;
 }
 
 /*
  * The generation page (struct arc4_generation in <linux/arc4.h>): mapped
- * once, from the first strong descriptor, and kept (the library is never
- * unloaded: -z nodelete).  Until then, or where the module cannot map it,
- * arc4_gen points at a constant 0 and buffers never expire by it.
+ * from the strong descriptor, and kept (the library is never unloaded: -z
+ * nodelete).  Until then arc4_gen points at a constant 0, and buffer.c
+ * keeps no buffer while the device serves.  A mapping that failed (a
+ * transient ENOMEM; a module that refuses the PROT_EXEC a READ_IMPLIES_EXEC
+ * process adds) is tried again at most once a second.  The descriptor is
+ * checked after the mmap() as well: a file swapped in before it is not
+ * the page.  Under fd_lock.
  */
 static const uint64_t gen_none;
 const uint64_t *arc4_gen = &gen_none;
+static unsigned long gen_tried_ms;	/* last failed mmap(); 0: none */
 
-static void gen_map(int fd)
+static int gen_due(void)
+{
+	unsigned long last = __atomic_load_n(&gen_tried_ms, __ATOMIC_RELAXED);
+
+	return last == 0 || coarse_ms() - last >= 1000;
+}
+
+static void gen_map(int fd, dev_t rdev, ino_t ino)
 {
 	void *p;
 
-	if (arc4_gen != &gen_none)
+	if (arc4_gen != &gen_none || !gen_due())
 		return;
 	p = mmap(NULL, sizeof(struct arc4_generation), PROT_READ, MAP_SHARED,
 		 fd, 0);
-	if (p != MAP_FAILED)
-		__atomic_store_n(&arc4_gen, (const uint64_t *)p,
-				 __ATOMIC_RELEASE);
+	if (p != MAP_FAILED && !arc4_fd_is(fd, rdev, ino)) {
+		munmap(p, sizeof(struct arc4_generation));
+		p = MAP_FAILED;
+	}
+	if (p == MAP_FAILED) {
+		__atomic_store_n(&gen_tried_ms, coarse_ms(), __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_store_n(&arc4_gen, (const uint64_t *)p, __ATOMIC_RELEASE);
 }
 
 /*
  * The process-wide strong descriptor.  A program may close it, or dup2()
- * something else over its number, at any time; before every read we check
- * with fstat() that it is still the character device we opened (same
- * st_rdev and inode) and with ARC4_IOC_GET_INFO that it is in strong mode.
- * A number that fails the check is no longer ours: we forget it without
- * closing it (it is the program's now).  fd_lock guards this record, not
- * the reads, so threads refill in parallel; holding it across a read would
- * not protect against the program's own close() or dup2() anyway.
+ * something else over its number, at any time, also while a read is in
+ * flight; so a refill checks with fstat() before the read that the number
+ * still holds a /dev/arc4 file (same st_rdev and inode), reads it by
+ * device_read(), and checks again after it, fstat() and lseek(): still
+ * /dev/arc4, and in strong mode.  Bytes that fail the check after are
+ * wiped, never used.  A number that fails a check is no longer ours: we
+ * forget it without closing it (it is the program's now).  What remains:
+ * a program that swaps its own file in and ours back within one read
+ * (both between our two checks) is not seen.
+ *
+ * fd_lock guards this record, not the reads, so threads refill in
+ * parallel.  fd_owner is its holder's thread token, so that a fork() from
+ * a signal handler that interrupted its holder does not wait for it.
  */
 static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned int fd_owner;
 static int strong_fd = -1;
 static dev_t strong_rdev;
 static ino_t strong_ino;
 
-static int strong_fd_get(int check)
+static void fd_lock_take(void)
+{
+	pthread_mutex_lock(&fd_lock);
+	__atomic_store_n(&fd_owner, arc4_thread_token(), __ATOMIC_RELAXED);
+}
+
+static void fd_lock_drop(void)
+{
+	__atomic_store_n(&fd_owner, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&fd_lock);
+}
+
+/* The strong descriptor, opened if due; what it is in *rdev and *ino. */
+static int strong_fd_get(dev_t *rdev, ino_t *ino)
 {
 	int fd;
 
-	pthread_mutex_lock(&fd_lock);
+	fd_lock_take();
 	fd = strong_fd;
-	if (fd >= 0 && check && !(arc4_fd_is(fd, strong_rdev, strong_ino) &&
-				  fd_is_strong_stream(fd)))
+	if (fd >= 0 && !arc4_fd_is(fd, strong_rdev, strong_ino))
 		fd = -1;
-	if (fd < 0) {
+	if (fd < 0)
 		fd = arc4_device_open(&strong_rdev, &strong_ino);
-		if (fd >= 0)
-			gen_map(fd);
-	}
+	if (fd >= 0)
+		gen_map(fd, strong_rdev, strong_ino);
+	*rdev = strong_rdev;
+	*ino = strong_ino;
 	__atomic_store_n(&strong_fd, fd, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&fd_lock);
+	fd_lock_drop();
 	return fd;
 }
 
+static void strong_fd_forget(int fd)
+{
+	fd_lock_take();
+	if (strong_fd == fd)
+		__atomic_store_n(&strong_fd, -1, __ATOMIC_RELAXED);
+	fd_lock_drop();
+}
+
+/*
+ * Lock-free while the answer is settled: a descriptor is held, or the
+ * device is refused, or it was missing less than a second ago.
+ */
 int arc4_source_device(void)
 {
-	int saved_errno = errno, ok = strong_fd_get(0) >= 0;
+	unsigned long last;
+	int saved_errno, ok;
+	dev_t rdev;
+	ino_t ino;
 
+	if (__atomic_load_n(&strong_fd, __ATOMIC_RELAXED) >= 0)
+		return 1;
+	last = __atomic_load_n(&device_missing_ms, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&device_refused, __ATOMIC_RELAXED) ||
+	    (last != 0 && coarse_ms() - last < 1000))
+		return 0;
+	saved_errno = errno;
+	ok = strong_fd_get(&rdev, &ino) >= 0;
 	errno = saved_errno;
 	return ok;
 }
 
+int arc4_source_generation(void)
+{
+	int saved_errno;
+	dev_t rdev;
+	ino_t ino;
+
+	if (__atomic_load_n(&arc4_gen, __ATOMIC_RELAXED) != &gen_none)
+		return 1;
+	if (__atomic_load_n(&strong_fd, __ATOMIC_RELAXED) < 0 || !gen_due())
+		return 0;
+	saved_errno = errno;
+	strong_fd_get(&rdev, &ino);
+	errno = saved_errno;
+	return __atomic_load_n(&arc4_gen, __ATOMIC_RELAXED) != &gen_none;
+}
+
+/*
+ * fork(): the record is held across it, so the child finds it
+ * consistent; unless this thread holds it already (a signal handler
+ * forks while it interrupted a refill), which then goes on in both
+ * processes and drops it itself.
+ */
+static __thread int tls_fd_skipped __attribute__((tls_model("initial-exec")));
+
 void arc4_source_lock(void)
 {
-	pthread_mutex_lock(&fd_lock);
+	tls_fd_skipped = __atomic_load_n(&fd_owner, __ATOMIC_RELAXED) ==
+			 arc4_thread_token();
+	if (!tls_fd_skipped)
+		fd_lock_take();
 }
 
 void arc4_source_unlock(void)
 {
-	pthread_mutex_unlock(&fd_lock);
+	if (!tls_fd_skipped)
+		fd_lock_drop();
 }
 
-/* The child looks for a missing /dev/arc4 again at once. */
+/* The child looks for a missing /dev/arc4 and an unmapped page at once. */
 void arc4_source_forked(void)
 {
 	__atomic_store_n(&device_missing_ms, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&gen_tried_ms, 0, __ATOMIC_RELAXED);
 }
 
 /*
@@ -271,41 +417,22 @@ int arc4_source_libc_vmsafe(void)
 #endif
 }
 
-/*
- * Read len bytes of fd, or of getrandom() for fd FROM_GETRANDOM; raw: by
- * system calls, which nothing can interpose and none of which is a
- * cancellation point.  The raw path reads with read(): a strong stream
- * ignores the position, and pread64's 64-bit offset is passed differently
- * on each 32-bit ABI.  Elsewhere pread(), which never takes the VFS's file
- * position lock, so refills never queue in the kernel.
- */
-enum { FROM_GETRANDOM = -1 };
-
 /* getrandom() answered ENOSYS once: it always will (source_fill_urandom). */
 static int getrandom_enosys;
 
-static int fill_from(int fd, uint8_t *buf, size_t len, int raw)
+/*
+ * len bytes of getrandom(); raw: by the system call, which nothing can
+ * interpose and which is no cancellation point.
+ */
+static int getrandom_fill(uint8_t *buf, size_t len, int raw)
 {
-	int positional = !raw;
-
 	while (len > 0) {
-		ssize_t n;
-
-		if (fd == FROM_GETRANDOM)
-			n = raw ? syscall(SYS_getrandom, buf, len, 0) :
+		ssize_t n = raw ? syscall(SYS_getrandom, buf, len, 0) :
 				  getrandom(buf, len, 0);
-		else if (positional)
-			n = pread(fd, buf, len, 0);
-		else
-			n = raw ? syscall(SYS_read, fd, buf, len) :
-				  read(fd, buf, len);
+
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == ESPIPE && positional) {
-			positional = 0;
-			continue;
-		}
-		if (n < 0 && errno == ENOSYS && fd == FROM_GETRANDOM)
+		if (n < 0 && errno == ENOSYS)
 			__atomic_store_n(&getrandom_enosys, 1, __ATOMIC_RELAXED);
 		if (n <= 0)
 			return 0;
@@ -315,11 +442,24 @@ static int fill_from(int fd, uint8_t *buf, size_t len, int raw)
 	return 1;
 }
 
+/*
+ * len bytes of the strong descriptor, checked before and after the read;
+ * what fails the check after is wiped, and the number forgotten.
+ */
 static int device_fill(uint8_t *buf, size_t len)
 {
-	int fd = strong_fd_get(1);
+	dev_t rdev;
+	ino_t ino;
+	int fd = strong_fd_get(&rdev, &ino);
 
-	return fd >= 0 && fill_from(fd, buf, len, 0);
+	if (fd < 0)
+		return 0;
+	if (device_read(fd, buf, len) && fd_is_strong(fd, rdev, ino))
+		return 1;
+	explicit_bzero(buf, len);
+	if (!fd_is_strong(fd, rdev, ino))
+		strong_fd_forget(fd);
+	return 0;
 }
 
 /*
@@ -327,15 +467,16 @@ static int device_fill(uint8_t *buf, size_t len)
  * inside it (a signal handler, or a preloaded hook on something we
  * called): the thread may hold fd_lock, so take no lock, and call nothing
  * a preloaded library can interpose, which could re-enter again.  The
- * strong descriptor we already have, else one of our own for this call.
+ * strong descriptor we already have (read without the lock: a record
+ * caught mid-update fails the check), else one of our own for this call.
  */
 static int device_fill_raw(uint8_t *buf, size_t len)
 {
 	int fd = __atomic_load_n(&strong_fd, __ATOMIC_RELAXED), own = 0, ok;
-	struct arc4_info info;
+	dev_t rdev = strong_rdev;
+	ino_t ino = strong_ino;
 
-	if (fd < 0 || syscall(SYS_ioctl, fd, ARC4_IOC_GET_INFO, &info) != 0 ||
-	    info.mode != ARC4_MODE_STRONG) {
+	if (fd < 0 || !fd_is_strong(fd, rdev, ino)) {
 		if (__atomic_load_n(&device_refused, __ATOMIC_RELAXED))
 			return 0;
 		fd = syscall(SYS_openat, AT_FDCWD, ARC4_DEVICE,
@@ -343,51 +484,35 @@ static int device_fill_raw(uint8_t *buf, size_t len)
 		if (fd < 0)
 			return 0;
 		own = 1;
-		if (syscall(SYS_ioctl, fd, ARC4_IOC_GET_INFO, &info) != 0 ||
-		    info.mode != ARC4_MODE_STRONG) {
+		if (!fd_chr(fd, &rdev, &ino) || !fd_reseeds(fd)) {
 			syscall(SYS_close, fd);
 			return 0;
 		}
 	}
-	ok = fill_from(fd, buf, len, 1);
+	ok = device_read(fd, buf, len) && fd_is_strong(fd, rdev, ino);
 	if (own)
 		syscall(SYS_close, fd);
+	if (!ok)
+		explicit_bzero(buf, len);
 	return ok;
 }
 
-/*
- * The character device 1:9, whatever the node is called: a regular file,
- * a FIFO or another device (/dev/zero is 1:5) at the path is not it.  A
- * raw system call: fstat() may be interposed, and on i386 only fstat64
- * fills glibc's layout.
- */
+/* The character device 1:9, whatever the node is called. */
 static int fd_is_urandom(int fd)
 {
-#if defined(SYS_fstat64)
-	struct stat64 st;
+	dev_t rdev;
+	ino_t ino;
 
-	if (syscall(SYS_fstat64, fd, &st) != 0)
-		return 0;
-#elif defined(SYS_fstat)
-	struct stat st;
-
-	if (syscall(SYS_fstat, fd, &st) != 0)
-		return 0;
-#else
-	struct stat st;
-
-	if (fstat(fd, &st) != 0)
-		return 0;
-#endif
-	return S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 9);
+	return fd_chr(fd, &rdev, &ino) && rdev == makedev(1, 9);
 }
 
 /*
  * The last source, where getrandom() answered ENOSYS: /dev/urandom, opened
- * for this call alone (close-on-exec, above 2), checked, read and closed,
- * all by raw system calls so that every order, the re-entered one
- * included, may use it.  A fallback this rare keeps no descriptor that the
- * program could close or dup2() over.
+ * for this call alone (close-on-exec, above 2), checked before and after
+ * the read as the strong descriptor is, read and closed, all by raw
+ * system calls so that every order, the re-entered one included, may use
+ * it.  A fallback this rare keeps no descriptor that the program could
+ * close or dup2() over.
  */
 static int source_fill_urandom(uint8_t *buf, size_t len)
 {
@@ -407,8 +532,11 @@ static int source_fill_urandom(uint8_t *buf, size_t len)
 	}
 	if (fd < 0)
 		return 0;
-	ok = fd_is_urandom(fd) && fill_from(fd, buf, len, 1);
+	ok = fd_is_urandom(fd) && device_read(fd, buf, len) &&
+	     fd_is_urandom(fd);
 	syscall(SYS_close, fd);
+	if (!ok)
+		explicit_bzero(buf, len);
 	return ok;
 }
 
@@ -424,20 +552,16 @@ void arc4_source_fill(void *buf, size_t len, enum arc4_fill how)
 
 	switch (how) {
 	case ARC4_FILL_BUFFER:
-		ok = device_fill(buf, len) ||
-		     fill_from(FROM_GETRANDOM, buf, len, 0);
+		ok = device_fill(buf, len) || getrandom_fill(buf, len, 0);
 		break;
 	case ARC4_FILL_EARLY:
-		ok = fill_from(FROM_GETRANDOM, buf, len, 1) ||
-		     device_fill(buf, len);
+		ok = getrandom_fill(buf, len, 1) || device_fill(buf, len);
 		break;
 	case ARC4_FILL_LIBC:
-		ok = fill_from(FROM_GETRANDOM, buf, len, 0) ||
-		     device_fill(buf, len);
+		ok = getrandom_fill(buf, len, 0) || device_fill(buf, len);
 		break;
 	default:
-		ok = fill_from(FROM_GETRANDOM, buf, len, 1) ||
-		     device_fill_raw(buf, len);
+		ok = getrandom_fill(buf, len, 1) || device_fill_raw(buf, len);
 		break;
 	}
 	if (ok || source_fill_urandom(buf, len))

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dlopen() and dlclose() of libarc4.so while threads hold strong buffers.
- * Built without -larc4: a program that links the shim would keep it
- * loaded whatever dlclose() does.
+ * dlopen() and dlclose() of libarc4.so, or of a plugin that has libarc4.a
+ * inside it, while threads hold strong buffers.  Built without -larc4: a
+ * program that links the shim would keep it loaded whatever dlclose()
+ * does.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -66,6 +67,52 @@ TEST(dlclose_while_threads_hold_buffers_then_thread_exit_is_safe)
 		pthread_barrier_destroy(&drawn);
 		pthread_barrier_destroy(&closed);
 	}
+}
+
+struct plugin_drawer {
+	uint32_t (*draw)(int n);
+	pthread_barrier_t *drawn, *closed;
+};
+
+static void *plugin_drawer(void *arg)
+{
+	struct plugin_drawer *d = arg;
+
+	d->draw(100);
+	pthread_barrier_wait(d->drawn);
+	pthread_barrier_wait(d->closed);
+	return NULL;
+}
+
+/*
+ * The archive's thread key destructor runs at the thread's exit, after
+ * the plugin was dlclose()d: it must still be there (a crash otherwise),
+ * and wipe and unmap the thread's buffer.
+ */
+TEST(dlclose_of_a_plugin_with_libarc4_a_then_thread_exit_is_safe)
+{
+	pthread_barrier_t drawn, closed;
+	struct plugin_drawer d = { .drawn = &drawn, .closed = &closed };
+	char path[PATH_MAX];
+	pthread_t t;
+	void *h;
+
+	snprintf(path, sizeof(path), "%s/libplugin.so", test_dir());
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_NE(NULL, h) TH_LOG("%s", dlerror());
+	d.draw = (uint32_t (*)(int))dlsym(h, "plugin_draw");
+	ASSERT_NE(NULL, d.draw);
+	pthread_barrier_init(&drawn, NULL, 2);
+	pthread_barrier_init(&closed, NULL, 2);
+	ASSERT_EQ(0, pthread_create(&t, NULL, plugin_drawer, &d));
+	pthread_barrier_wait(&drawn);
+	EXPECT_EQ(shim_buffers() ? 1 : 0, count_wipeonfork_maps())
+		TH_LOG("the plugin's thread holds no buffer: nothing tested");
+	EXPECT_EQ(0, dlclose(h)) TH_LOG("%s", dlerror());
+	pthread_barrier_wait(&closed);
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, count_wipeonfork_maps())
+		TH_LOG("the exited thread's buffer is still mapped");
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shim across the process's own events: fork() from a signal handler
+ * that interrupted a refill, the lock token of a child that ran no fork
+ * handler, what the fork handler touches, and a generation page that
+ * could not be mapped.  Linked with libarc4.a, so that the hidden
+ * arc4_thread_token() can be asked.
+ */
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+
+#include "arc4random.h"
+#include "kselftest_harness.h"
+#include "shim_test.h"
+
+unsigned int arc4_thread_token(void);	/* lib/lock.c, hidden */
+
+/* The 16 KiB wipe-on-fork mapping: the thread's strong buffer, or NULL. */
+static void *buffer_address(void)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	unsigned long s = 0, e = 0, found = 0;
+	char line[512];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
+			s = a;
+			e = b;
+		} else if (!strncmp(line, "VmFlags:", 8) &&
+			   strstr(line, " wf") && e - s == 16384) {
+			found = s;
+		}
+	}
+	if (f)
+		fclose(f);
+	return (void *)found;
+}
+
+/* Whether this process maps /dev/arc4 (the generation page). */
+static int page_mapped(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, "/dev/arc4") != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static int child_status(pid_t pid)
+{
+	int st;
+
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+TEST(fork_handler_touches_no_page_of_the_zeroed_buffer)
+{
+	unsigned char vec[4];
+	uint8_t *buf;
+	pid_t pid;
+
+	draw_until_buffered();
+	buf = buffer_address();
+	if (!shim_buffers())
+		SKIP(return, "no buffers here (glibc's getrandom() serves)");
+	ASSERT_NE(NULL, buf) TH_LOG("the thread holds no buffer");
+	pid = fork();
+	if (pid == 0) {
+		int resident = 0;
+
+		if (mincore(buf, 16384, vec) != 0)
+			_exit(100);
+		for (int i = 0; i < 4; i++)
+			resident += vec[i] & 1;
+		_exit(resident);
+	}
+	EXPECT_EQ(0, child_status(pid))
+		TH_LOG("the child's zeroed buffer has pages faulted in");
+}
+
+/* A child of _Fork() or of the raw system call runs no fork handler. */
+TEST(a_child_that_ran_no_fork_handler_has_its_own_lock_token)
+{
+	pid_t pid;
+
+	ASSERT_EQ((unsigned int)syscall(SYS_gettid), arc4_thread_token());
+	pid = _Fork();
+	if (pid == 0)
+		_exit(arc4_thread_token() == (unsigned int)syscall(SYS_gettid) ?
+		      0 : 1);
+	EXPECT_EQ(0, child_status(pid)) TH_LOG("_Fork(): the parent's token");
+	pid = shim_sys_fork();
+	if (pid == 0)
+		_exit(arc4_thread_token() == (unsigned int)syscall(SYS_gettid) ?
+		      0 : 1);
+	EXPECT_EQ(0, child_status(pid)) TH_LOG("raw fork: the parent's token");
+}
+
+/* ---- fork() from a signal handler -------------------------------------- */
+
+static int forked_ok;
+
+static void fork_in_handler(int sig)
+{
+	int saved = errno;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(arc4random() == arc4random() ? 1 : 0);
+	forked_ok = child_status(pid) == 0;
+	errno = saved;
+}
+
+struct interrupter {
+	int listener;
+	pid_t tid;
+	int signalled;
+};
+
+/* At the first fstat of the shim's number, signal the thread in it. */
+static void *interrupt_fstat(void *arg)
+{
+	struct interrupter *in = arg;
+
+	for (;;) {
+		struct seccomp_notif req;
+		struct seccomp_notif_resp resp;
+
+		memset(&req, 0, sizeof(req));
+		if (ioctl(in->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0) {
+			if (errno == EINTR)
+				continue;
+			return NULL;
+		}
+		if (!in->signalled) {
+			in->signalled = 1;
+			syscall(SYS_tgkill, getpid(), in->tid, SIGUSR1);
+		}
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		ioctl(in->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+}
+
+/* The shim's /dev/arc4 descriptor: the highest one on the node. */
+static int shim_fd(void)
+{
+	char path[64], target[64];
+	int fd = -1;
+
+	for (int i = 3; i < 1024; i++) {
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", i);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0 && (target[n] = 0, !strcmp(target, "/dev/arc4")))
+			fd = i;
+	}
+	return fd;
+}
+
+/*
+ * The refill's check of its descriptor (an fstat under the descriptor
+ * record's lock) is held by a seccomp supervisor, which signals the
+ * thread there; the handler forks.  A fork handler that waits for that
+ * lock waits forever: alarm() ends the test then.
+ */
+TEST(fork_from_a_handler_that_interrupted_a_refill_does_not_deadlock)
+{
+	struct sock_filter f[] = {
+		BPF_X86_64_SYSCALL_NR,
+#ifdef __NR_fstat
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_fstat, 1, 0),
+#endif
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_newfstatat, 0, 2),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0),	/* the fd */
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+	};
+	static struct interrupter in;
+	static uint8_t big[20000];
+	pthread_t t;
+	int fd;
+
+	if (!have_device())
+		SKIP(return, "no /dev/arc4 (module not loaded)");
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	draw_until_buffered();
+	arc4random_buf(big, sizeof(big));
+	fd = shim_fd();
+	ASSERT_LE(3, fd);
+	f[sizeof(f) / sizeof(f[0]) - 3].k = fd;
+	signal(SIGUSR1, fork_in_handler);
+	in.tid = syscall(SYS_gettid);
+	in.listener = seccomp_install(f, sizeof(f) / sizeof(f[0]),
+				      SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	ASSERT_LE(0, in.listener);
+	ASSERT_EQ(0, pthread_create(&t, NULL, interrupt_fstat, &in));
+	alarm(20);
+	arc4random_buf(big, sizeof(big));
+	alarm(0);
+	EXPECT_EQ(1, in.signalled) TH_LOG("no fstat of the descriptor seen");
+	EXPECT_EQ(1, forked_ok) TH_LOG("the handler's child failed");
+}
+
+/* ---- a generation page that cannot be mapped --------------------------- */
+
+/*
+ * Under READ_IMPLIES_EXEC a PROT_READ mmap() asks for PROT_EXEC too,
+ * which a module may refuse.  Whatever it does, a thread keeps a buffer
+ * only while the page is mapped; and once the personality is back to
+ * normal, the mapping is tried again within a second or so.
+ */
+TEST(no_buffer_without_the_generation_page_and_the_page_is_retried)
+{
+	pid_t pid;
+
+	if (!have_device())
+		SKIP(return, "no /dev/arc4 (module not loaded)");
+	pid = fork();
+	if (pid == 0) {
+		int mapped, bufs;
+
+		if (personality(PER_LINUX | READ_IMPLIES_EXEC) < 0)
+			_exit(100);
+		for (int i = 0; i < 1000; i++)
+			(void)arc4random();
+		mapped = page_mapped();
+		bufs = count_wipeonfork_maps();
+		if (bufs != (mapped ? 1 : 0))
+			_exit(1);
+		personality(PER_LINUX);
+		usleep(1100 * 1000);
+		for (int i = 0; i < 5000; i++)
+			(void)arc4random();
+		if (!page_mapped())
+			_exit(2);
+		_exit(count_wipeonfork_maps() == 1 ? 0 : 3);
+	}
+	/*
+	 * 1: a buffer kept without the page mapped; 2: the page not mapped
+	 * again; 3: no buffer after it was.
+	 */
+	EXPECT_EQ(0, child_status(pid));
+}
+
+TEST_HARNESS_MAIN
