@@ -35,8 +35,12 @@ static void chacha20_lane_counters(const uint32_t in[16], int n,
 #define ROTL128(v, n) \
 	_mm_or_si128(_mm_slli_epi32(v, n), _mm_srli_epi32(v, 32 - (n)))
 
+/* By 16: swap the 16-bit halves of each word, two word shuffles. */
+#define ROT16_128(v) \
+	_mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xb1), 0xb1)
+
 #define QR128(a, b, c, d) do {						\
-	a = _mm_add_epi32(a, b); d = ROTL128(_mm_xor_si128(d, a), 16);	\
+	a = _mm_add_epi32(a, b); d = ROT16_128(_mm_xor_si128(d, a));	\
 	c = _mm_add_epi32(c, d); b = ROTL128(_mm_xor_si128(b, c), 12);	\
 	a = _mm_add_epi32(a, b); d = ROTL128(_mm_xor_si128(d, a), 8);	\
 	c = _mm_add_epi32(c, d); b = ROTL128(_mm_xor_si128(b, c), 7);	\
