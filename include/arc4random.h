@@ -112,6 +112,57 @@ uint64_t arc4_stream_tell(const arc4_stream *s);
 void arc4_stream_seek(arc4_stream *s, uint64_t pos);
 arc4_stream *arc4_stream_split(const arc4_stream *s, uint64_t index);
 
+/*
+ * The one public part of a stream, its first member: [next, end) are
+ * the stream's next bytes, already computed (empty when end <= next).
+ * Only the inline arc4_stream_u32() and arc4_stream_u64() below read
+ * and advance it; the library keeps it true whatever it computes and
+ * may leave it empty at any time.  Do not write it otherwise.
+ */
+struct arc4_stream_window {
+	const unsigned char *next;
+	const unsigned char *end;
+};
+
+/*
+ * With GCC or clang, u32 and u64 are inline: one bounds test and one load
+ * from the window, the exported call (the same value) only when it holds
+ * too few bytes.  Define ARC4_NO_INLINE before including this header for
+ * plain calls.  Either way the values are the same.
+ */
+#if defined(__GNUC__) && !defined(ARC4_NO_INLINE)
+static __inline__ uint32_t arc4_stream_u32_inline(arc4_stream *s)
+{
+	struct arc4_stream_window *w = (struct arc4_stream_window *)(void *)s;
+	const unsigned char *p = w->next;
+
+	if (__builtin_expect(w->end - p >= 4, 1)) {
+		w->next = p + 4;
+		return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+		       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	}
+	return (arc4_stream_u32)(s);
+}
+
+static __inline__ uint64_t arc4_stream_u64_inline(arc4_stream *s)
+{
+	struct arc4_stream_window *w = (struct arc4_stream_window *)(void *)s;
+	const unsigned char *p = w->next;
+
+	if (__builtin_expect(w->end - p >= 8, 1)) {
+		w->next = p + 8;
+		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+		       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+		       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+	}
+	return (arc4_stream_u64)(s);
+}
+
+#define arc4_stream_u32(s) arc4_stream_u32_inline(s)
+#define arc4_stream_u64(s) arc4_stream_u64_inline(s)
+#endif
+
 #ifdef __cplusplus
 }
 #endif

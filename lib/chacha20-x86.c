@@ -35,8 +35,12 @@ static void chacha20_lane_counters(const uint32_t in[16], int n,
 #define ROTL128(v, n) \
 	_mm_or_si128(_mm_slli_epi32(v, n), _mm_srli_epi32(v, 32 - (n)))
 
+/* By 16: swap the 16-bit halves of each word, two word shuffles. */
+#define ROT16_128(v) \
+	_mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xb1), 0xb1)
+
 #define QR128(a, b, c, d) do {						\
-	a = _mm_add_epi32(a, b); d = ROTL128(_mm_xor_si128(d, a), 16);	\
+	a = _mm_add_epi32(a, b); d = ROT16_128(_mm_xor_si128(d, a));	\
 	c = _mm_add_epi32(c, d); b = ROTL128(_mm_xor_si128(b, c), 12);	\
 	a = _mm_add_epi32(a, b); d = ROTL128(_mm_xor_si128(d, a), 8);	\
 	c = _mm_add_epi32(c, d); b = ROTL128(_mm_xor_si128(b, c), 7);	\
@@ -54,6 +58,39 @@ SSE2 static void transpose128(__m128i *a, __m128i *b, __m128i *c, __m128i *d)
 	*d = _mm_unpackhi_epi64(r, s);
 }
 
+/*
+ * The 20 rounds and the final addition, x = rounds(s) + s, on 16 local
+ * variables: the register allocator keeps more of them in registers than
+ * it does of an array.
+ */
+SSE2 static void chacha20_sse2_rounds(const __m128i s[16], __m128i x[16])
+{
+	__m128i a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3];
+	__m128i b0 = s[4], b1 = s[5], b2 = s[6], b3 = s[7];
+	__m128i c0 = s[8], c1 = s[9], c2 = s[10], c3 = s[11];
+	__m128i d0 = s[12], d1 = s[13], d2 = s[14], d3 = s[15];
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		QR128(a0, b0, c0, d0);
+		QR128(a1, b1, c1, d1);
+		QR128(a2, b2, c2, d2);
+		QR128(a3, b3, c3, d3);
+		QR128(a0, b1, c2, d3);
+		QR128(a1, b2, c3, d0);
+		QR128(a2, b3, c0, d1);
+		QR128(a3, b0, c1, d2);
+	}
+	x[0] = _mm_add_epi32(a0, s[0]); x[1] = _mm_add_epi32(a1, s[1]);
+	x[2] = _mm_add_epi32(a2, s[2]); x[3] = _mm_add_epi32(a3, s[3]);
+	x[4] = _mm_add_epi32(b0, s[4]); x[5] = _mm_add_epi32(b1, s[5]);
+	x[6] = _mm_add_epi32(b2, s[6]); x[7] = _mm_add_epi32(b3, s[7]);
+	x[8] = _mm_add_epi32(c0, s[8]); x[9] = _mm_add_epi32(c1, s[9]);
+	x[10] = _mm_add_epi32(c2, s[10]); x[11] = _mm_add_epi32(c3, s[11]);
+	x[12] = _mm_add_epi32(d0, s[12]); x[13] = _mm_add_epi32(d1, s[13]);
+	x[14] = _mm_add_epi32(d2, s[14]); x[15] = _mm_add_epi32(d3, s[15]);
+}
+
 SSE2 static void chacha20_sse2_4(const uint32_t in[16], uint8_t *out)
 {
 	uint32_t lo[16], hi[16];
@@ -65,19 +102,7 @@ SSE2 static void chacha20_sse2_4(const uint32_t in[16], uint8_t *out)
 		s[i] = _mm_set1_epi32((int)in[i]);
 	s[12] = _mm_loadu_si128((const __m128i *)lo);
 	s[13] = _mm_loadu_si128((const __m128i *)hi);
-	memcpy(x, s, sizeof(x));
-	for (i = 0; i < 10; i++) {
-		QR128(x[0], x[4], x[8], x[12]);
-		QR128(x[1], x[5], x[9], x[13]);
-		QR128(x[2], x[6], x[10], x[14]);
-		QR128(x[3], x[7], x[11], x[15]);
-		QR128(x[0], x[5], x[10], x[15]);
-		QR128(x[1], x[6], x[11], x[12]);
-		QR128(x[2], x[7], x[8], x[13]);
-		QR128(x[3], x[4], x[9], x[14]);
-	}
-	for (i = 0; i < 16; i++)
-		x[i] = _mm_add_epi32(x[i], s[i]);
+	chacha20_sse2_rounds(s, x);
 	for (i = 0; i < 16; i += 4) {
 		transpose128(&x[i], &x[i + 1], &x[i + 2], &x[i + 3]);
 		_mm_storeu_si128((__m128i *)(out + 4 * i), x[i]);
@@ -157,9 +182,38 @@ AVX2 static void store256(const __m256i *x, uint8_t *out)
 	}
 }
 
-AVX2 static void chacha20_avx2_8(const uint32_t in[16], uint8_t *out)
+/* As chacha20_sse2_rounds(). */
+AVX2 static void chacha20_avx2_rounds(const __m256i s[16], __m256i x[16])
 {
 	const __m256i r16 = ROT16_256, r8 = ROT8_256;
+	__m256i a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3];
+	__m256i b0 = s[4], b1 = s[5], b2 = s[6], b3 = s[7];
+	__m256i c0 = s[8], c1 = s[9], c2 = s[10], c3 = s[11];
+	__m256i d0 = s[12], d1 = s[13], d2 = s[14], d3 = s[15];
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		QR256(a0, b0, c0, d0);
+		QR256(a1, b1, c1, d1);
+		QR256(a2, b2, c2, d2);
+		QR256(a3, b3, c3, d3);
+		QR256(a0, b1, c2, d3);
+		QR256(a1, b2, c3, d0);
+		QR256(a2, b3, c0, d1);
+		QR256(a3, b0, c1, d2);
+	}
+	x[0] = _mm256_add_epi32(a0, s[0]); x[1] = _mm256_add_epi32(a1, s[1]);
+	x[2] = _mm256_add_epi32(a2, s[2]); x[3] = _mm256_add_epi32(a3, s[3]);
+	x[4] = _mm256_add_epi32(b0, s[4]); x[5] = _mm256_add_epi32(b1, s[5]);
+	x[6] = _mm256_add_epi32(b2, s[6]); x[7] = _mm256_add_epi32(b3, s[7]);
+	x[8] = _mm256_add_epi32(c0, s[8]); x[9] = _mm256_add_epi32(c1, s[9]);
+	x[10] = _mm256_add_epi32(c2, s[10]); x[11] = _mm256_add_epi32(c3, s[11]);
+	x[12] = _mm256_add_epi32(d0, s[12]); x[13] = _mm256_add_epi32(d1, s[13]);
+	x[14] = _mm256_add_epi32(d2, s[14]); x[15] = _mm256_add_epi32(d3, s[15]);
+}
+
+AVX2 static void chacha20_avx2_8(const uint32_t in[16], uint8_t *out)
+{
 	uint32_t lo[16], hi[16];
 	__m256i s[16], x[16];
 	int i;
@@ -169,19 +223,7 @@ AVX2 static void chacha20_avx2_8(const uint32_t in[16], uint8_t *out)
 		s[i] = _mm256_set1_epi32((int)in[i]);
 	s[12] = _mm256_loadu_si256((const __m256i *)lo);
 	s[13] = _mm256_loadu_si256((const __m256i *)hi);
-	memcpy(x, s, sizeof(x));
-	for (i = 0; i < 10; i++) {
-		QR256(x[0], x[4], x[8], x[12]);
-		QR256(x[1], x[5], x[9], x[13]);
-		QR256(x[2], x[6], x[10], x[14]);
-		QR256(x[3], x[7], x[11], x[15]);
-		QR256(x[0], x[5], x[10], x[15]);
-		QR256(x[1], x[6], x[11], x[12]);
-		QR256(x[2], x[7], x[8], x[13]);
-		QR256(x[3], x[4], x[9], x[14]);
-	}
-	for (i = 0; i < 16; i++)
-		x[i] = _mm256_add_epi32(x[i], s[i]);
+	chacha20_avx2_rounds(s, x);
 	for (i = 0; i < 16; i += 4)
 		transpose256(&x[i], &x[i + 1], &x[i + 2], &x[i + 3]);
 	store256(x, out);

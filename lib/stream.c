@@ -11,11 +11,17 @@
  *
  * A stream keeps one buffer of STREAM_BUF bytes starting at a multiple of
  * STREAM_BUF (so it never straddles the wrap), computed when first needed:
- * seek() only records the position, whatever its size.  The common u32()
- * is one bounds test and one load.  No lock: a stream belongs to one
+ * seek() only records the position, whatever its size.  The window at
+ * the start of the stream (<arc4random.h>) points into that buffer:
+ * next at the position, end after its valid bytes (next == buf and end
+ * == buf before the first fill), so the header's inline u32() and u64()
+ * are one bounds test and one load, and they come here only to refill.
+ * No lock: a stream belongs to one
  * thread at a time, as rand_r()'s state does.  Nothing here changes errno
  * except a failed allocation (ENOMEM).
  */
+/* This file defines the exported calls the header's inline ones wrap. */
+#define ARC4_NO_INLINE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +33,33 @@
 enum { STREAM_BLOCKS = 16, STREAM_BUF = 64 * STREAM_BLOCKS };
 
 struct arc4_stream {
+	struct arc4_stream_window w;	/* first, as the header says */
 	uint32_t in[16];	/* key and nonce; the counter is set per fill */
 	uint64_t base;		/* position of buf[0], a multiple of STREAM_BUF */
-	uint32_t off;		/* position - base, at most STREAM_BUF */
-	uint32_t len;		/* valid bytes in buf: 0 or STREAM_BUF */
 	uint8_t buf[STREAM_BUF] __attribute__((aligned(64)));
 };
+
+/* position - base, at most STREAM_BUF */
+static inline uint32_t stream_off(const struct arc4_stream *s)
+{
+	return (uint32_t)(s->w.next - s->buf);
+}
+
+static inline void stream_set_off(struct arc4_stream *s, uint32_t off)
+{
+	s->w.next = s->buf + off;
+}
+
+/* valid bytes in buf: 0 or STREAM_BUF */
+static inline uint32_t stream_len(const struct arc4_stream *s)
+{
+	return (uint32_t)(s->w.end - s->buf);
+}
+
+static inline void stream_set_len(struct arc4_stream *s, uint32_t len)
+{
+	s->w.end = s->buf + len;
+}
 
 /*
  * Compute the buffer that holds the position: the next buffer when off is
@@ -40,13 +67,13 @@ struct arc4_stream {
  */
 static void stream_fill(struct arc4_stream *s)
 {
-	if (s->off == STREAM_BUF) {
+	if (stream_off(s) == STREAM_BUF) {
 		s->base += STREAM_BUF;
-		s->off = 0;
+		stream_set_off(s, 0);
 	}
 	arc4_chacha20_set_counter(s->in, s->base / 64);
 	arc4_chacha20_blocks(s->in, s->buf, STREAM_BLOCKS);
-	s->len = STREAM_BUF;
+	stream_set_len(s, STREAM_BUF);
 }
 
 static struct arc4_stream *stream_alloc(void)
@@ -60,7 +87,8 @@ static struct arc4_stream *stream_alloc(void)
 	}
 	errno = saved_errno;
 	s->base = 0;
-	s->off = s->len = 0;
+	stream_set_off(s, 0);
+	stream_set_len(s, 0);
 	return s;
 }
 
@@ -83,7 +111,7 @@ ARC4_EXPORT void arc4_stream_free(arc4_stream *s)
 
 ARC4_EXPORT uint64_t arc4_stream_tell(const arc4_stream *s)
 {
-	return s->base + s->off;
+	return s->base + stream_off(s);
 }
 
 ARC4_EXPORT void arc4_stream_seek(arc4_stream *s, uint64_t pos)
@@ -92,9 +120,9 @@ ARC4_EXPORT void arc4_stream_seek(arc4_stream *s, uint64_t pos)
 
 	if (base != s->base) {
 		s->base = base;
-		s->len = 0;
+		stream_set_len(s, 0);
 	}
-	s->off = (uint32_t)(pos - base);
+	stream_set_off(s, (uint32_t)(pos - base));
 }
 
 /*
@@ -113,7 +141,7 @@ static size_t stream_direct(struct arc4_stream *s, uint8_t *out, size_t len)
 	arc4_chacha20_set_counter(s->in, pos / 64);
 	arc4_chacha20_blocks(s->in, out, n * STREAM_BLOCKS);
 	s->base += n * STREAM_BUF;
-	s->len = 0;
+	stream_set_len(s, 0);
 	return n * STREAM_BUF;
 }
 
@@ -124,15 +152,16 @@ static void stream_buf(struct arc4_stream *s, void *buf, size_t len)
 	size_t n;
 
 	while (len > 0) {
-		n = s->off == STREAM_BUF ? stream_direct(s, out, len) : 0;
+		n = stream_off(s) == STREAM_BUF ?
+			stream_direct(s, out, len) : 0;
 		if (n == 0) {
-			if (s->off >= s->len)
+			if (s->w.next >= s->w.end)
 				stream_fill(s);
-			n = s->len - s->off;
+			n = (size_t)(s->w.end - s->w.next);
 			if (n > len)
 				n = len;
-			memcpy(out, s->buf + s->off, n);
-			s->off += n;
+			memcpy(out, s->w.next, n);
+			s->w.next += n;
 		}
 		out += n;
 		len -= n;
@@ -156,9 +185,9 @@ static inline uint32_t stream_u32(struct arc4_stream *s)
 {
 	uint32_t v;
 
-	if (arc4_likely(s->off + 4 <= s->len)) {
-		v = arc4_load_le32(s->buf + s->off);
-		s->off += 4;
+	if (arc4_likely(s->w.end - s->w.next >= 4)) {
+		v = arc4_load_le32(s->w.next);
+		s->w.next += 4;
 		return v;
 	}
 	return stream_u32_slow(s);
@@ -181,9 +210,9 @@ static inline uint64_t stream_u64(struct arc4_stream *s)
 	uint8_t b[8];
 	uint64_t v;
 
-	if (arc4_likely(s->off + 8 <= s->len)) {
-		memcpy(b, s->buf + s->off, 8);
-		s->off += 8;
+	if (arc4_likely(s->w.end - s->w.next >= 8)) {
+		memcpy(b, s->w.next, 8);
+		s->w.next += 8;
 	} else {
 		stream_buf(s, b, sizeof(b));
 	}

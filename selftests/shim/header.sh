@@ -8,7 +8,10 @@
 # -Wredundant-decls shows it does not declare again what the libc's
 # <stdlib.h> already does (glibc 2.36 and later declare arc4random();
 # C++ would reject a second declaration without glibc's exception
-# specification).  Compiles only: nothing here is linked.  Prints TAP.
+# specification).  With optimisation on, the inline arc4_stream_u32() and
+# arc4_stream_u64() are compiled too (and with ARC4_NO_INLINE, the plain
+# calls), and the exported functions stay reachable by address.  Compiles
+# only: nothing here is linked.  Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -38,10 +41,13 @@ int main(void)
 		uint32_t u[2];
 		uint64_t w[2];
 		double d[2];
+		uint32_t (*f32)(arc4_stream *) = arc4_stream_u32;
+		uint64_t (*f64)(arc4_stream *) = arc4_stream_u64;
 
 		arc4_stream_u32s(s, u, 2);
 		arc4_stream_u64s(s, w, 2);
 		arc4_stream_doubles(s, d, 2);
+		(void)(f32(s) + (arc4_stream_u32)(s) + f64(s));
 	}
 	arc4_stream_seek(s, arc4_stream_tell(s));
 	c = arc4_stream_split(s, 1);
@@ -75,6 +81,11 @@ cases=(
 	"g++|g++ -std=c++17|use.cc"
 	"musl-gcc|musl-gcc -std=c99 -pedantic|use.c"
 	"musl-gcc|musl-gcc -std=gnu11|use.c"
+	"gcc|gcc -std=c89 -pedantic -O2|use.c"
+	"gcc|gcc -std=gnu11 -O2 -DARC4_NO_INLINE|use.c"
+	"clang|clang -std=c99 -pedantic -O2|use.c"
+	"g++|g++ -std=c++98 -pedantic -O2|use.cc"
+	"musl-gcc|musl-gcc -std=c99 -pedantic -O2|use.c"
 )
 tap_plan ${#cases[@]}
 for c in "${cases[@]}"; do

@@ -250,6 +250,45 @@ TEST_F(stream, u32_and_u64_are_the_next_bytes_little_endian)
 }
 
 /*
+ * The header's inline u32() and u64() (over the stream's window) and the
+ * exported functions (called by address, as a program built with
+ * ARC4_NO_INLINE or before the inline calls existed does), interleaved
+ * with odd-sized reads that leave the window at every alignment and
+ * across buffer ends: the concatenation is the stream.
+ */
+TEST_F(stream, inline_and_exported_u32_u64_interleave)
+{
+	NEED_IMPL();
+	enum { TOTAL = 12000 };
+	uint32_t (*const x32)(arc4_stream *) = arc4_stream_u32;
+	uint64_t (*const x64)(arc4_stream *) = arc4_stream_u64;
+	uint8_t *got = malloc(TOTAL), *want = malloc(TOTAL);
+	uint64_t start = 1021, v;
+	size_t off = 0, step = 0, n;
+
+	ASSERT_NE(NULL, got);
+	ASSERT_NE(NULL, want);
+	arc4_stream_seek(self->s, start);
+	while (off + 8 <= TOTAL) {
+		switch (step++ % 5) {
+		case 0: v = arc4_stream_u32(self->s); n = 4; break;
+		case 1: v = arc4_stream_u64(self->s); n = 8; break;
+		case 2: v = x32(self->s); n = 4; break;
+		case 3: v = x64(self->s); n = 8; break;
+		default: n = step % 7; arc4_stream_buf(self->s, got + off, n);
+		}
+		if (step % 5 != 0)
+			memcpy(got + off, &v, n);	/* little-endian host */
+		off += n;
+	}
+	ASSERT_EQ(start + off, arc4_stream_tell(self->s));
+	ossl_bytes(self->key, self->id, start, want, off);
+	EXPECT_EQ(0, memcmp(got, want, off));
+	free(got);
+	free(want);
+}
+
+/*
  * The position is modulo 2^64: after byte 2^64 - 1 comes byte 0, and
  * tell() says so.
  */
