@@ -6,6 +6,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/personality.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -189,9 +190,9 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
  * mapped read-only into whoever asks.  A userspace generator buffers
  * output; after a VM fork or a second resume of one hibernation image two
  * machines hold the same buffer, and the kernel tells no one before 6.11.
- * The counter moving tells them to drop it.  Each mapping holds a
- * reference to the page, so the page outlives the module's own reference
- * dropped at unload.  main.c calls arc4_dev_gen_init(), arc4_dev_gen_exit()
+ * The counter moving tells them to drop it.  A mapping holds its file, and
+ * so the module, and each page table entry that maps the page holds a
+ * reference to it.  main.c calls arc4_dev_gen_init(), arc4_dev_gen_exit()
  * and arc4_dev_gen_bump().
  */
 static struct page *arc4_gen_page;
@@ -235,21 +236,48 @@ void arc4_dev_gen_bump(void)
 }
 
 /*
+ * A fault maps the page again after MADV_DONTNEED took its entry, and in a
+ * child that inherited the mapping: as the vDSO's special mappings do, it
+ * hands over the page with a reference of its own.  A plain page mapped
+ * by fault (no VM_PFNMAP, VM_IO or VM_MIXEDMAP) is also what
+ * access_process_vm() needs to read it through /proc/PID/mem.
+ */
+static vm_fault_t arc4_dev_gen_fault(struct vm_fault *vmf)
+{
+	if (vmf->pgoff)
+		return VM_FAULT_SIGBUS;
+	get_page(arc4_gen_page);
+	vmf->page = arc4_gen_page;
+	return 0;
+}
+
+static const struct vm_operations_struct arc4_dev_gen_vm_ops = {
+	.fault = arc4_dev_gen_fault,
+};
+
+/*
  * Only what arc4_generation's comment in the uapi header allows (a shared
  * mapping of a read-only file has VM_MAYSHARE without VM_SHARED); the
  * mapping loses VM_MAYWRITE and VM_MAYEXEC, so mprotect() cannot widen it,
- * and cannot grow with mremap().
+ * and cannot grow with mremap().  A READ_IMPLIES_EXEC personality adds
+ * PROT_EXEC to every PROT_READ mapping: that one is dropped, not refused,
+ * and the protection is computed again without it.
  */
 static int arc4_dev_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	if (vma->vm_pgoff != 0 || vma->vm_end - vma->vm_start > PAGE_SIZE ||
 	    !(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
-	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+	if (vma->vm_flags & VM_WRITE)
 		return -EACCES;
-	vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
+	if ((vma->vm_flags & VM_EXEC) &&
+	    !(current->personality & READ_IMPLIES_EXEC))
+		return -EACCES;
+	vm_flags_clear(vma, VM_EXEC | VM_MAYWRITE | VM_MAYEXEC);
 	vm_flags_set(vma, VM_DONTEXPAND);
-	return vm_insert_page(vma, vma->vm_start, arc4_gen_page);
+	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags);
+	vma->vm_ops = &arc4_dev_gen_vm_ops;
+	return 0;
 }
 
 /*

@@ -75,8 +75,10 @@ struct arc4_info {
  * mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0) with 0 < len <= the page
  * size maps it, from a descriptor in either mode; the mapping cannot be
  * made writable or executable.  Other offsets and lengths, MAP_PRIVATE and
- * PROT_WRITE or PROT_EXEC fail (EINVAL, EACCES).  The same page serves
- * every open file and outlives the descriptor it was mapped from.
+ * PROT_WRITE or PROT_EXEC fail (EINVAL, EACCES); the PROT_EXEC that a
+ * READ_IMPLIES_EXEC personality adds to PROT_READ is dropped instead.  The
+ * same page serves every open file, outlives the descriptor it was mapped
+ * from, survives MADV_DONTNEED and reads through /proc/PID/mem.
  */
 struct arc4_generation {
 	__u64 generation;
