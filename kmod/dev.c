@@ -3,6 +3,7 @@
  * /dev/arc4 file operations: each open file owns one arc4 stream.
  */
 
+#include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -196,13 +197,13 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
  * and arc4_dev_gen_bump().
  */
 static struct page *arc4_gen_page;
-static DEFINE_SPINLOCK(arc4_gen_lock);
 
 int arc4_dev_gen_init(void)
 {
 	struct arc4_generation *gen;
 
 	BUILD_BUG_ON(sizeof(*gen) > PAGE_SIZE);
+	BUILD_BUG_ON(sizeof(atomic64_t) != sizeof(gen->generation));
 	arc4_gen_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	if (!arc4_gen_page)
 		return -ENOMEM;
@@ -216,23 +217,25 @@ void arc4_dev_gen_exit(void)
 	put_page(arc4_gen_page);
 }
 
-/*
+/**
+ * arc4_dev_gen_bump() - move the generation page's counter
+ *
  * Called after the streams were told to rekey: whoever sees the new value
- * and reads a stream gets output under a new key.  Never 0, so that a
- * buffer wiped to zeroes never matches.
+ * and reads a stream gets output under a new key (a successful cmpxchg is
+ * fully ordered, so the rekey mark is visible first).  Never 0, so that a
+ * buffer wiped to zeroes never matches.  No lock: it runs from a VM-fork
+ * notifier, which may be called from an interrupt handler, and from a
+ * syscore resume, with interrupts off on one CPU.
  */
 void arc4_dev_gen_bump(void)
 {
 	struct arc4_generation *gen = page_address(arc4_gen_page);
-	u64 next;
+	atomic64_t *counter = (atomic64_t *)&gen->generation;
+	s64 old = atomic64_read(counter), next;
 
-	spin_lock(&arc4_gen_lock);
-	next = gen->generation + 1;
-	if (!next)
-		next = 1;
-	smp_wmb();	/* the streams' rekey mark first */
-	WRITE_ONCE(gen->generation, next);
-	spin_unlock(&arc4_gen_lock);
+	do {
+		next = old + 1 ?: 1;
+	} while (!atomic64_try_cmpxchg(counter, &old, next));
 }
 
 /*
