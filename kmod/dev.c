@@ -40,6 +40,11 @@
  *
  * Each mode change ends here, and the flags follow the mode the stream has
  * now, so racing ioctls leave them matching whichever change came last.
+ * The VFS reads the flags when a read enters, before arc4_stream_read()
+ * sees the mode: a strong read() that enters before a SEED and reaches the
+ * stream after it is served at position 0 of the seeded stream and moves
+ * no position.  doc/threat-model.md lists this and io_uring's unlocked
+ * position among the orderings not kept.
  */
 static void arc4_dev_sync_pos_mode(struct file *file)
 {
@@ -114,9 +119,11 @@ static loff_t arc4_dev_llseek(struct file *file, loff_t offset, int whence)
 
 /*
  * SEED and STRONG start a new stream at position 0, so they take the
- * position lock the VFS holds across a deterministic read of a shared
- * file: a read in flight ends, and writes its end position back, before
- * the stream changes.  Without the lock that write-back lands after the
+ * position lock the VFS holds across a deterministic read() of a shared
+ * file: such a read in flight ends, and writes its end position back,
+ * before the stream changes.  io_uring reads at offset -1 and splice()
+ * without an offset hold no position lock, and can write their end back
+ * after the change.  Without the lock that write-back lands after the
  * reset and the new stream starts where the old read ended.  A reader
  * holds the lock for as long as userspace stalls its copy (a userfaultfd
  * or FUSE page), so the wait is killable.  Not interruptible: SEED and
