@@ -109,10 +109,14 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
 
 /*
  * The CPU's random-number instruction: arch_get_random_longs() fills an
- * array since "random: handle archrandom with multiple longs" (6.0);
- * before, arch_get_random_long() gave one.  Either reports whether it worked.
+ * array since "random: handle archrandom with multiple longs" (6.0), from
+ * an <asm/archrandom.h> that every architecture has (<linux/random.h>
+ * includes it in 6.1, not in 6.12); before, arch_get_random_long() gave
+ * one, from <linux/random.h>.  Either reports whether it worked.
  */
 #ifdef ARC4_HAVE_ARCH_RANDOM_LONGS
+#include <asm/archrandom.h>
+
 static inline bool arc4_arch_random_long(unsigned long *v)
 {
 	return arch_get_random_longs(v, 1) == 1;
