@@ -25,6 +25,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/random.h>
+#include <linux/syscore_ops.h>
 
 /*
  * The ChaCha library takes a struct chacha_state since 6.16 ("crypto:
@@ -104,6 +105,77 @@ static inline void vm_flags_clear(struct vm_area_struct *vma,
  */
 #ifndef ARC4_HAVE_COPY_SPLICE_READ
 #define copy_splice_read	generic_file_splice_read
+#endif
+
+/*
+ * The CPU's random-number instruction: arch_get_random_longs() fills an
+ * array since "random: handle archrandom with multiple longs" (6.0), from
+ * an <asm/archrandom.h> that every architecture has (<linux/random.h>
+ * includes it in 6.1, not in 6.12); before, arch_get_random_long() gave
+ * one, from <linux/random.h>.  Either reports whether it worked.
+ */
+#ifdef ARC4_HAVE_ARCH_RANDOM_LONGS
+#include <asm/archrandom.h>
+
+static inline bool arc4_arch_random_long(unsigned long *v)
+{
+	return arch_get_random_longs(v, 1) == 1;
+}
+#else
+static inline bool arc4_arch_random_long(unsigned long *v)
+{
+	return arch_get_random_long(v);
+}
+#endif
+
+/*
+ * syscore callbacks take a context pointer and are registered through a
+ * struct syscore since "syscore: Pass context data to callbacks"; before,
+ * register_syscore_ops() took the callbacks themselves.  arc4 registers
+ * one resume callback through struct arc4_syscore on either.
+ */
+#ifdef ARC4_HAVE_SYSCORE
+struct arc4_syscore {
+	struct syscore sc;
+	struct syscore_ops ops;
+	void (*resume)(void);
+};
+
+static inline void arc4_syscore_resume(void *data)
+{
+	struct arc4_syscore *s = data;
+
+	s->resume();
+}
+
+static inline void arc4_register_syscore(struct arc4_syscore *s)
+{
+	s->ops.resume = arc4_syscore_resume;
+	s->sc.ops = &s->ops;
+	s->sc.data = s;
+	register_syscore(&s->sc);
+}
+
+static inline void arc4_unregister_syscore(struct arc4_syscore *s)
+{
+	unregister_syscore(&s->sc);
+}
+#else
+struct arc4_syscore {
+	struct syscore_ops ops;
+	void (*resume)(void);
+};
+
+static inline void arc4_register_syscore(struct arc4_syscore *s)
+{
+	s->ops.resume = s->resume;
+	register_syscore_ops(&s->ops);
+}
+
+static inline void arc4_unregister_syscore(struct arc4_syscore *s)
+{
+	unregister_syscore_ops(&s->ops);
+}
 #endif
 
 /*

@@ -3,9 +3,11 @@
  * /dev/arc4 file operations: each open file owns one arc4 stream.
  */
 
+#include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/personality.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -38,6 +40,11 @@
  *
  * Each mode change ends here, and the flags follow the mode the stream has
  * now, so racing ioctls leave them matching whichever change came last.
+ * The VFS reads the flags when a read enters, before arc4_stream_read()
+ * sees the mode: a strong read() that enters before a SEED and reaches the
+ * stream after it is served at position 0 of the seeded stream and moves
+ * no position.  doc/threat-model.md lists this and io_uring's unlocked
+ * position among the orderings not kept.
  */
 static void arc4_dev_sync_pos_mode(struct file *file)
 {
@@ -112,9 +119,11 @@ static loff_t arc4_dev_llseek(struct file *file, loff_t offset, int whence)
 
 /*
  * SEED and STRONG start a new stream at position 0, so they take the
- * position lock the VFS holds across a deterministic read of a shared
- * file: a read in flight ends, and writes its end position back, before
- * the stream changes.  Without the lock that write-back lands after the
+ * position lock the VFS holds across a deterministic read() of a shared
+ * file: such a read in flight ends, and writes its end position back,
+ * before the stream changes.  io_uring reads at offset -1 and splice()
+ * without an offset hold no position lock, and can write their end back
+ * after the change.  Without the lock that write-back lands after the
  * reset and the new stream starts where the old read ended.  A reader
  * holds the lock for as long as userspace stalls its copy (a userfaultfd
  * or FUSE page), so the wait is killable.  Not interruptible: SEED and
@@ -189,19 +198,19 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
  * mapped read-only into whoever asks.  A userspace generator buffers
  * output; after a VM fork or a second resume of one hibernation image two
  * machines hold the same buffer, and the kernel tells no one before 6.11.
- * The counter moving tells them to drop it.  Each mapping holds a
- * reference to the page, so the page outlives the module's own reference
- * dropped at unload.  main.c calls arc4_dev_gen_init(), arc4_dev_gen_exit()
+ * The counter moving tells them to drop it.  A mapping holds its file, and
+ * so the module, and each page table entry that maps the page holds a
+ * reference to it.  main.c calls arc4_dev_gen_init(), arc4_dev_gen_exit()
  * and arc4_dev_gen_bump().
  */
 static struct page *arc4_gen_page;
-static DEFINE_SPINLOCK(arc4_gen_lock);
 
 int arc4_dev_gen_init(void)
 {
 	struct arc4_generation *gen;
 
 	BUILD_BUG_ON(sizeof(*gen) > PAGE_SIZE);
+	BUILD_BUG_ON(sizeof(atomic64_t) != sizeof(gen->generation));
 	arc4_gen_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	if (!arc4_gen_page)
 		return -ENOMEM;
@@ -215,41 +224,70 @@ void arc4_dev_gen_exit(void)
 	put_page(arc4_gen_page);
 }
 
-/*
+/**
+ * arc4_dev_gen_bump() - move the generation page's counter
+ *
  * Called after the streams were told to rekey: whoever sees the new value
- * and reads a stream gets output under a new key.  Never 0, so that a
- * buffer wiped to zeroes never matches.
+ * and reads a stream gets output under a new key (a successful cmpxchg is
+ * fully ordered, so the rekey mark is visible first).  Never 0, so that a
+ * buffer wiped to zeroes never matches.  No lock: it runs from a VM-fork
+ * notifier, which may be called from an interrupt handler, and from a
+ * syscore resume, with interrupts off on one CPU.
  */
 void arc4_dev_gen_bump(void)
 {
 	struct arc4_generation *gen = page_address(arc4_gen_page);
-	u64 next;
+	atomic64_t *counter = (atomic64_t *)&gen->generation;
+	s64 old = atomic64_read(counter), next;
 
-	spin_lock(&arc4_gen_lock);
-	next = gen->generation + 1;
-	if (!next)
-		next = 1;
-	smp_wmb();	/* the streams' rekey mark first */
-	WRITE_ONCE(gen->generation, next);
-	spin_unlock(&arc4_gen_lock);
+	do {
+		next = old + 1 ?: 1;
+	} while (!atomic64_try_cmpxchg(counter, &old, next));
 }
+
+/*
+ * A fault maps the page again after MADV_DONTNEED took its entry, and in a
+ * child that inherited the mapping: as the vDSO's special mappings do, it
+ * hands over the page with a reference of its own.  A plain page mapped
+ * by fault (no VM_PFNMAP, VM_IO or VM_MIXEDMAP) is also what
+ * access_process_vm() needs to read it through /proc/PID/mem.
+ */
+static vm_fault_t arc4_dev_gen_fault(struct vm_fault *vmf)
+{
+	if (vmf->pgoff)
+		return VM_FAULT_SIGBUS;
+	get_page(arc4_gen_page);
+	vmf->page = arc4_gen_page;
+	return 0;
+}
+
+static const struct vm_operations_struct arc4_dev_gen_vm_ops = {
+	.fault = arc4_dev_gen_fault,
+};
 
 /*
  * Only what arc4_generation's comment in the uapi header allows (a shared
  * mapping of a read-only file has VM_MAYSHARE without VM_SHARED); the
  * mapping loses VM_MAYWRITE and VM_MAYEXEC, so mprotect() cannot widen it,
- * and cannot grow with mremap().
+ * and cannot grow with mremap().  A READ_IMPLIES_EXEC personality adds
+ * PROT_EXEC to every PROT_READ mapping: that one is dropped, not refused,
+ * and the protection is computed again without it.
  */
 static int arc4_dev_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	if (vma->vm_pgoff != 0 || vma->vm_end - vma->vm_start > PAGE_SIZE ||
 	    !(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
-	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+	if (vma->vm_flags & VM_WRITE)
 		return -EACCES;
-	vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
+	if ((vma->vm_flags & VM_EXEC) &&
+	    !(current->personality & READ_IMPLIES_EXEC))
+		return -EACCES;
+	vm_flags_clear(vma, VM_EXEC | VM_MAYWRITE | VM_MAYEXEC);
 	vm_flags_set(vma, VM_DONTEXPAND);
-	return vm_insert_page(vma, vma->vm_start, arc4_gen_page);
+	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags);
+	vma->vm_ops = &arc4_dev_gen_vm_ops;
+	return 0;
 }
 
 /*

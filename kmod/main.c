@@ -69,7 +69,7 @@ MODULE_PARM_DESC(rekey_seconds,
  * and a resume from a hibernation image (which can be resumed twice) leave
  * two machines with the same stream keys and the same userspace buffers.
  * Both rekey every strong stream before its next output and move the
- * generation page, in that order.
+ * generation page, in that order.  Neither sleeps nor takes a lock.
  */
 static void arc4_machine_copied(void)
 {
@@ -89,10 +89,35 @@ static struct notifier_block arc4_vmfork_nb = {
 };
 
 /*
- * PM_POST_HIBERNATION runs in the kernel that resumed from the image (and
- * after a hibernation that failed, where a rekey costs nothing).  random.c
- * mixes the resume's time and cycle counter into its pool on PM events;
- * the new keys come from it.
+ * The syscore resume of the kernel that a hibernation image brings back
+ * runs on one CPU with interrupts off, after the image's memory is in
+ * place and before any other CPU, device or task runs: no process sees
+ * the old generation or draws under the old keys.  A PM notifier would be
+ * too late, as PM_POST_HIBERNATION comes after the tasks are thawed.  It
+ * also runs after the image is made (in the kernel that will write it and
+ * power off), after a hibernation or suspend that failed, and on every
+ * resume from suspend to RAM; a rekey there costs one key.
+ *
+ * Until its next reseed the kernel RNG gives every copy of one image the
+ * same bytes (random.c mixes the resume's time into its input pool but
+ * does not reseed), so the new keys mix in a sample of what differs
+ * between the copies: see arc4_stream_new_key().
+ */
+static void arc4_resume(void)
+{
+	arc4_machine_copied();
+}
+
+static struct arc4_syscore arc4_syscore = {
+	.resume = arc4_resume,
+};
+
+/*
+ * PM_POST_HIBERNATION, after the tasks are thawed, moves the generation
+ * once more; after a resume that costs one key.  It is kept for the
+ * hibernations that stop before the system core (an error, or a test
+ * cycle at /sys/power/pm_test's freezer level, which the test suite runs):
+ * no copy exists then, and the streams rekey all the same.
  */
 static int arc4_pm(struct notifier_block *nb, unsigned long action,
 		   void *data)
@@ -138,15 +163,17 @@ static int __init arc4_init(void)
 	ret = register_pm_notifier(&arc4_pm_nb);
 	if (ret)
 		goto err_vmfork;
+	arc4_register_syscore(&arc4_syscore);
 
 	ret = misc_register(&arc4_misc);
 	if (ret)
-		goto err_pm;
+		goto err_syscore;
 
 	pr_debug("ready, vmfork %s\n", ARC4_HAVE_VMFORK ? "on" : "off");
 	return 0;
 
-err_pm:
+err_syscore:
+	arc4_unregister_syscore(&arc4_syscore);
 	unregister_pm_notifier(&arc4_pm_nb);
 err_vmfork:
 	unregister_random_vmfork_notifier(&arc4_vmfork_nb);
@@ -158,6 +185,7 @@ err_gen:
 static void __exit arc4_exit(void)
 {
 	misc_deregister(&arc4_misc);
+	arc4_unregister_syscore(&arc4_syscore);
 	unregister_pm_notifier(&arc4_pm_nb);
 	unregister_random_vmfork_notifier(&arc4_vmfork_nb);
 	arc4_dev_gen_exit();

@@ -28,6 +28,8 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/timekeeping.h>
+#include <linux/timex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uio.h>
@@ -87,9 +89,58 @@ void arc4_stream_vmforked(void)
 	atomic_inc(&arc4_vmfork_generation);
 }
 
+/*
+ * What differs between two copies of one machine at the moment of a rekey:
+ * the cycle counter, the wall and boot clocks and, where the CPU has one,
+ * its random-number instruction.  None of it is secret to the machine's
+ * owner; it only has to differ between the copies.
+ */
+static void arc4_stream_sample(u64 sample[4])
+{
+	unsigned long arch = 0;
+
+	sample[0] = random_get_entropy();
+	sample[1] = ktime_get_real_ns();
+	sample[2] = ktime_get_boottime_ns();
+	if (!arc4_arch_random_long(&arch))
+		arch = 0;
+	sample[3] = arch;
+}
+
+/*
+ * A new stream key: the kernel RNG's bytes, then two ChaCha20 blocks keyed
+ * by them with the sample as input (counter and nonce words), each block's
+ * first half keying the next.  After a resume of a hibernation image the
+ * kernel RNG gives every copy the same bytes until its next reseed;
+ * ChaCha20 as a PRF of the sample gives each copy its own key from them,
+ * as unpredictable as the kernel RNG's bytes to anyone who does not hold
+ * them.
+ */
+static void arc4_stream_new_key(u32 key[CHACHA_KEY_SIZE / sizeof(u32)])
+{
+	struct chacha_state state;
+	u8 block[CHACHA_BLOCK_SIZE];
+	u64 sample[4];
+	int i;
+
+	BUILD_BUG_ON(sizeof(sample) != 2 * 4 * sizeof(u32));
+	get_random_bytes(key, CHACHA_KEY_SIZE);
+	arc4_stream_sample(sample);
+	for (i = 0; i < 2; i++) {
+		chacha_init_consts(&state);
+		memcpy(&state.x[4], key, CHACHA_KEY_SIZE);
+		memcpy(&state.x[12], &sample[2 * i], 4 * sizeof(u32));
+		chacha20_block(&state, block);
+		memcpy(key, block, CHACHA_KEY_SIZE);
+	}
+	memzero_explicit(block, sizeof(block));
+	memzero_explicit(&state, sizeof(state));
+	memzero_explicit(sample, sizeof(sample));
+}
+
 static void arc4_stream_rekey(struct arc4_stream *s)
 {
-	get_random_bytes(s->key, sizeof(s->key));
+	arc4_stream_new_key(s->key);
 	s->bytes_since_reseed = 0;
 	s->reseeds++;
 	s->reseed_jiffies = jiffies;

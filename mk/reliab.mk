@@ -25,10 +25,13 @@
 #   make vmfork-test   the VM-fork test alone (`make test` runs it too, from
 #                      selftests/stress/boot-tests): save the VM, restore it
 #                      with the same and with new vmgenid GUIDs; about 15 s
+#   make hibernate-test the two-resume hibernation test alone (`make test`
+#                      runs it too): hibernate the VM to a swap disk, resume
+#                      two copies of the image; about 2.5 min
 
 SOAK_SCALE ?= 10
 
-.PHONY: debug-kernel test-debug test-kunit test-secureboot soak vmfork-test
+.PHONY: debug-kernel test-debug test-kunit test-secureboot soak vmfork-test hibernate-test
 
 debug-kernel: deps ## build the KASAN/lockdep/UBSAN kernel (once)
 	@scripts/debug-kernel --arch $${VM_ARCH:-amd64}
@@ -49,6 +52,9 @@ soak: all ## the stress tests SOAK_SCALE (10) times longer
 
 vmfork-test: all ## the VM-fork test alone
 	@scripts/vmfork-test
+
+hibernate-test: all ## the two-resume hibernation test alone
+	@scripts/hibernate-test
 
 # make coverage: line and branch coverage of kmod/ and lib/, host and
 # debug-kernel VM runs merged (scripts/coverage --help).

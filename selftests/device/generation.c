@@ -3,14 +3,19 @@
  * The generation page: a read-only shared mmap() of /dev/arc4 at offset 0,
  * at most one page, shows a struct arc4_generation (a non-zero counter,
  * reserved words zero), the same page for every open file, in either mode,
- * outliving its descriptor.  Every other mapping fails cleanly and none can
- * be widened afterwards.  A hibernation (run without an image,
+ * outliving its descriptor, surviving MADV_DONTNEED, readable through
+ * /proc/self/mem.  Every other mapping fails cleanly and none can be
+ * widened afterwards; a READ_IMPLIES_EXEC process gets it without exec.  A hibernation (run without an image,
  * pm_cycle.h) moves the counter by one and rekeys every strong stream;
  * deterministic streams go on.  That the counter moves on a VM fork is
  * checked by scripts/vmfork-test (selftests/stress/vmfork.c).
  */
+#include <inttypes.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "arc4_test.h"
@@ -172,6 +177,162 @@ TEST_F(gen, the_rest_of_the_page_is_zero)
 			break;
 	EXPECT_EQ(page, i) TH_LOG("byte %ld is %#x", i, p[i]);
 	munmap((void *)p, page);
+}
+
+/*
+ * Run fn(arg) in a child: a fault there (SIGBUS, SIGSEGV) must not take
+ * the test down with it.  Return the child's wait status.
+ */
+static int in_child(int (*fn)(const void *), const void *arg)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(fn(arg));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+static int read_generation(const void *p)
+{
+	const struct arc4_generation *g = p;
+
+	return g->generation ? 0 : 1;
+}
+
+#define EXPECT_CHILD_OK(status) do {					\
+	int _s = (status);						\
+	EXPECT_TRUE(WIFEXITED(_s) && WEXITSTATUS(_s) == 0)		\
+		TH_LOG("child: %s %d", WIFSIGNALED(_s) ? "signal" :	\
+		       "exit status", WIFSIGNALED(_s) ? WTERMSIG(_s) :	\
+		       WEXITSTATUS(_s));				\
+} while (0)
+
+/*
+ * Allocators, sandboxes and checkpoint tools MADV_DONTNEED ranges they
+ * walk: the page's entry goes, and the next read maps the page again.
+ */
+TEST_F(gen, a_mapping_reads_again_after_madv_dontneed)
+{
+	const struct arc4_generation *g = map_gen(self->fd, page);
+	uint64_t before;
+
+	ASSERT_NE(NULL, g);
+	before = g->generation;
+	ASSERT_EQ(0, madvise((void *)g, page, MADV_DONTNEED))
+		TH_LOG("madvise: %s", strerror(errno));
+	EXPECT_CHILD_OK(in_child(read_generation, g));
+	EXPECT_EQ(before, g->generation);
+	/* Twice, and in a child that inherited the mapping without its entry. */
+	ASSERT_EQ(0, madvise((void *)g, page, MADV_DONTNEED));
+	EXPECT_CHILD_OK(in_child(read_generation, g));
+	EXPECT_EQ(before, g->generation);
+	munmap((void *)g, page);
+}
+
+/* pread() of /proc/self/mem at the page: 0 bytes, or the page's. */
+static ssize_t read_proc_mem(const void *addr, void *buf, size_t len)
+{
+	int fd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, buf, len, (off_t)(uintptr_t)addr);
+	close(fd);
+	return n;
+}
+
+/* Debuggers and checkpoint tools read a process's memory this way. */
+TEST_F(gen, the_page_reads_through_proc_pid_mem)
+{
+	const struct arc4_generation *g = map_gen(self->fd, page);
+	struct arc4_generation got;
+
+	ASSERT_NE(NULL, g);
+	memset(&got, 0xa5, sizeof(got));
+	ASSERT_EQ((ssize_t)sizeof(got), read_proc_mem(g, &got, sizeof(got)))
+		TH_LOG("/proc/self/mem: %s", strerror(errno));
+	EXPECT_EQ(0, memcmp(&got, g, sizeof(got)));
+	/* Also when no entry maps it: the read maps it. */
+	ASSERT_EQ(0, madvise((void *)g, page, MADV_DONTNEED));
+	memset(&got, 0xa5, sizeof(got));
+	ASSERT_EQ((ssize_t)sizeof(got), read_proc_mem(g, &got, sizeof(got)))
+		TH_LOG("/proc/self/mem after MADV_DONTNEED: %s",
+		       strerror(errno));
+	EXPECT_NE(0, got.generation);
+	EXPECT_EQ(0, memcmp(&got, g, sizeof(got)));
+	munmap((void *)g, page);
+}
+
+/* ptrace's forced access cannot write the page either. */
+TEST_F(gen, proc_pid_mem_cannot_write_the_page)
+{
+	const struct arc4_generation *g = map_gen(self->fd, page);
+	uint64_t before, v = 0;
+	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	ssize_t n;
+
+	ASSERT_NE(NULL, g);
+	ASSERT_LE(0, fd);
+	before = g->generation;
+	errno = 0;
+	n = pwrite(fd, &v, sizeof(v), (off_t)(uintptr_t)g);
+	EXPECT_EQ(-1, n) TH_LOG("the write returned %zd", n);
+	EXPECT_EQ(before, g->generation);
+	close(fd);
+	munmap((void *)g, page);
+}
+
+/*
+ * Under READ_IMPLIES_EXEC (setarch -X, old i386 binaries) the kernel adds
+ * PROT_EXEC to every PROT_READ mapping: the page is mapped without it.
+ * Exit status: 0 mapped, read-only and not executable; else which check
+ * failed.
+ */
+static int map_read_implies_exec(const void *arg)
+{
+	int fd = *(const int *)arg;
+	const struct arc4_generation *g;
+	char line[512], perms[8] = "";
+	unsigned long lo, hi;
+	FILE *maps;
+	void *p;
+
+	if (personality(READ_IMPLIES_EXEC) == -1)
+		return 10;
+	if (!(personality(0xffffffff) & READ_IMPLIES_EXEC))
+		return 11;
+	g = map_gen(fd, page);
+	if (!g)
+		return errno == EACCES ? 12 : 13;
+	if (!g->generation)
+		return 14;
+	maps = fopen("/proc/self/maps", "re");
+	if (!maps)
+		return 15;
+	while (fgets(line, sizeof(line), maps))
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 &&
+		    lo == (uintptr_t)g)
+			break;
+	fclose(maps);
+	if (strcmp(perms, "r--s"))
+		return 16;
+	/* Still never writable, from a descriptor open for writing too. */
+	fd = open(ARC4_DEV, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return 17;
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p != MAP_FAILED || errno != EACCES)
+		return 18;
+	return 0;
+}
+
+TEST_F(gen, read_implies_exec_maps_the_page_without_exec)
+{
+	EXPECT_CHILD_OK(in_child(map_read_implies_exec, &self->fd));
 }
 
 TEST_F(gen, a_hibernation_moves_the_generation_and_rekeys_strong_streams)

@@ -66,17 +66,22 @@ struct arc4_info {
  *              image, after the strong streams have been marked for a
  *              new key.  A userspace generator that records it with what
  *              it buffers and compares it before handing out a buffered
- *              value never hands out one that a copy of the machine also
- *              holds.  Only equality is meaningful: compare, never order
- *              (a 32-bit reader may see the two halves from different
- *              moves, which is a change too).
+ *              value never hands out, after it moved, a value buffered
+ *              before; what that does and does not guarantee about
+ *              copies of a machine is in doc/threat-model.md ("Machine
+ *              copies") of the arc4 sources.  Only equality is
+ *              meaningful: compare, never order (a 32-bit reader may see
+ *              the two halves from different moves, which is a change
+ *              too).
  * @reserved:   zero
  *
  * mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0) with 0 < len <= the page
  * size maps it, from a descriptor in either mode; the mapping cannot be
  * made writable or executable.  Other offsets and lengths, MAP_PRIVATE and
- * PROT_WRITE or PROT_EXEC fail (EINVAL, EACCES).  The same page serves
- * every open file and outlives the descriptor it was mapped from.
+ * PROT_WRITE or PROT_EXEC fail (EINVAL, EACCES); the PROT_EXEC that a
+ * READ_IMPLIES_EXEC personality adds to PROT_READ is dropped instead.  The
+ * same page serves every open file, outlives the descriptor it was mapped
+ * from, survives MADV_DONTNEED and reads through /proc/PID/mem.
  */
 struct arc4_generation {
 	__u64 generation;
