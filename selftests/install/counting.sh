@@ -24,8 +24,9 @@ fi
 work=$(mktemp -d /tmp/arc4-counting.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 tree=$work/tree
-mkdir -p "$tree/scripts" "$tree/selftests/zz"
+mkdir -p "$tree/scripts/lib" "$tree/selftests/zz"
 cp scripts/tests-run "$tree/scripts/"
+cp scripts/lib/stamp.sh "$tree/scripts/lib/"
 printf '%s\n' "exits-3" "exits-0" >"$tree/selftests/zz/vm-tests"
 cat >"$tree/scripts/vm-run" <<'VM'
 #!/bin/sh

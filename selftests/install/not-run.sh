@@ -20,8 +20,9 @@ tap_plan 6
 work=$(mktemp -d /tmp/arc4-not-run.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 tree=$work/tree
-mkdir -p "$tree/scripts" "$tree/selftests/zz-host"
+mkdir -p "$tree/scripts/lib" "$tree/selftests/zz-host"
 cp scripts/tests-run "$tree/scripts/"
+cp scripts/lib/stamp.sh "$tree/scripts/lib/"
 lists=()
 for l in selftests/*/boot-tests selftests/*/vm-tests; do
 	[ -e "$l" ] || continue
