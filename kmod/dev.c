@@ -3,6 +3,7 @@
  * /dev/arc4 file operations: each open file owns one arc4 stream.
  */
 
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -165,6 +166,34 @@ static long arc4_dev_info(struct file *file, void __user *arg)
 	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
+/*
+ * A checkpoint carries a deterministic stream to its restore as its seed
+ * and position; the image holds the process's memory, and so its seed,
+ * anyway.  Only a checkpointer in the initial namespace may ask.
+ */
+static long arc4_dev_get_seed(struct file *file, void __user *arg)
+{
+	struct arc4_seed seed = {};
+	long ret;
+
+	if (!checkpoint_restore_ns_capable(&init_user_ns))
+		return -EPERM;
+	ret = arc4_stream_get_seed(file->private_data, seed.key, &seed.nonce);
+	if (!ret && copy_to_user(arg, &seed, sizeof(seed)))
+		ret = -EFAULT;
+	memzero_explicit(&seed, sizeof(seed));
+	return ret;
+}
+
+/* Every restore of a checkpoint is a copy of its processes. */
+static long arc4_dev_new_generation(void)
+{
+	if (!checkpoint_restore_ns_capable(&init_user_ns))
+		return -EPERM;
+	arc4_machine_copied();
+	return 0;
+}
+
 static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -179,6 +208,10 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
 		return arc4_stream_reseed(s);
 	case ARC4_IOC_GET_INFO:
 		return arc4_dev_info(file, (void __user *)arg);
+	case ARC4_IOC_GET_SEED:
+		return arc4_dev_get_seed(file, (void __user *)arg);
+	case ARC4_IOC_NEW_GENERATION:
+		return arc4_dev_new_generation();
 	default:
 		return -ENOTTY;
 	}
