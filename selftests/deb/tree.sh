@@ -48,7 +48,7 @@ if [ "$release" = "$host" ]; then
 	packages+=(pkg-config)
 else
 	# debian/control's Build-Depends.
-	packages+=(pkgconf debhelper dh-dkms libelf-dev libcapstone-dev)
+	packages+=(pkgconf debhelper dh-dkms libelf-dev libcapstone-dev criu)
 fi
 want=$(printf '%s\n' "${packages[@]}" | sort | tr '\n' ' ')
 cache=${ARC4_CACHE:-/var/cache/arc4}
