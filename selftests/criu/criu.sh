@@ -9,7 +9,7 @@
 # restores succeed, share no strong value, see the generation moved, and
 # go on with the seeded sequences exactly (rand() as an uninterrupted run
 # draws it, the descriptor's bytes as OpenSSL's ChaCha20 computes them).
-# Without the plugin the dump fails.  The same program under plain glibc,
+# Without the plugin the dump fails, and so does a restore.  The same program under plain glibc,
 # without /dev/arc4, is the control: it dumps and restores without the
 # plugin.  Prints TAP.
 set -uo pipefail
@@ -29,7 +29,7 @@ ip link set lo up 2>/dev/null || busybox ip link set lo up 2>/dev/null
 work=$(mktemp -d /tmp/arc4-criu.XXXXXX) || exit 1
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/none"
-tap_plan 15
+tap_plan 16
 tap_diag "$(criu --version | head -n 1)"
 
 # start DIR [ENV=VALUE...] -- [--plain]: prog in a session of its own (no
@@ -158,6 +158,14 @@ nodump() {
 	grep -E "non-regular mapping|Can't dump file" "$1/dump.log"
 }
 
+# norestore DIR: criu restore of DIR/img without plugins fails (CRIU 4:
+# the image names the plugin; 3.17: the /dev/arc4 descriptors).
+norestore() {
+	restore "$1" "$work/none" c && { echo "restored"; return 1; }
+	rm -f "$1/go"
+	grep -E "Missing required plugin|Unable to restore" "$1/img/restore-c.log"
+}
+
 s=$work/shim
 run "the shim process runs straight (the oracle for its sequences)" \
 	env LD_PRELOAD="$shim" "$prog" --straight "$work/straight"
@@ -166,6 +174,7 @@ run "criu dump with the arc4 plugin" dump "$s" "$plugins"
 tap_check "the image holds no strong key" no_strong_key "$s/img"
 run "first criu restore" restore "$s" "$plugins" a
 run "second criu restore of the same image" restore "$s" "$plugins" b
+tap_check "without the plugin, criu restore fails" norestore "$s"
 tap_check "the two restores share no strong value" \
 	no_shared "$s/a" "$s/b" strong random fd
 tap_check "the generation moved on each restore" moved "$s/a" "$s/b"
