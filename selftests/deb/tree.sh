@@ -49,6 +49,7 @@ if [ "$release" = "$host" ]; then
 else
 	# debian/control's Build-Depends.
 	packages+=(pkgconf debhelper dh-dkms libelf-dev libcapstone-dev criu)
+	[ "$suite" = bookworm ] || packages+=(libcriu-dev)
 fi
 want=$(printf '%s\n' "${packages[@]}" | sort | tr '\n' ' ')
 cache=${ARC4_CACHE:-/var/cache/arc4}
