@@ -239,7 +239,11 @@ int arc4_dev_gen_init(void)
 	if (!arc4_gen_page)
 		return -ENOMEM;
 	gen = page_address(arc4_gen_page);
-	WRITE_ONCE(gen->generation, 1);
+	/*
+	 * A random start, not 1: a checkpoint restored on another machine
+	 * must not find there the generation its buffers recorded.
+	 */
+	WRITE_ONCE(gen->generation, get_random_u64() | 1);
 	return 0;
 }
 

@@ -5,7 +5,8 @@
  * stream was seeded with, never anything of a strong stream, and
  * ARC4_IOC_NEW_GENERATION moves the generation page and rekeys every strong
  * stream.  Both need CAP_CHECKPOINT_RESTORE or CAP_SYS_ADMIN: each is
- * tried with only one of them, and with neither.
+ * tried with only one of them, and with neither.  The generation starts
+ * at a random value, so that a restore on another machine moves it too.
  */
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -172,6 +173,22 @@ TEST_F(ckpt, new_generation_goes_on_with_deterministic_streams)
 	ASSERT_EQ(0, ioctl(self->fd, ARC4_IOC_NEW_GENERATION));
 	ASSERT_EQ(64, read_full(self->fd, got + 64, 64));
 	EXPECT_EQ(-1, first_diff(want, got, sizeof(want)));
+}
+
+/*
+ * A process restored on another machine must not find there the value its
+ * buffers recorded: the counter starts at random, not at 1 (below 2^32
+ * with probability 2^-32, after fewer than 2^32 moves).
+ */
+TEST_F(ckpt, the_generation_started_at_a_random_value)
+{
+	const struct arc4_generation *g;
+
+	g = mmap(NULL, sizeof(*g), PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, g);
+	EXPECT_LT(1ULL << 32, g->generation)
+		TH_LOG("generation %llu", (unsigned long long)g->generation);
+	munmap((void *)g, sizeof(*g));
 }
 
 TEST_F(ckpt, new_generation_needs_checkpoint_restore_or_sys_admin)

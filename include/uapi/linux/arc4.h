@@ -65,10 +65,10 @@ struct arc4_info {
  *              reports (vmgenid), on every resume from a hibernation
  *              image and on ARC4_IOC_NEW_GENERATION (a checkpoint's
  *              restore), after the strong streams have been marked for a
- *              new key.  A userspace generator that records it with what
- *              it buffers and compares it before handing out a buffered
- *              value never hands out one that a copy of the machine also
- *              holds.  Only equality is meaningful: compare, never order
+ *              new key; it starts at a random value.  A userspace
+ *              generator that records it with what it buffers and
+ *              compares it before handing out a buffered value never
+ *              hands out one that a copy of the machine also holds.  Only equality is meaningful: compare, never order
  *              (a 32-bit reader may see the two halves from different
  *              moves, which is a change too).
  * @reserved:   zero
