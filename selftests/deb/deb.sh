@@ -165,10 +165,12 @@ package_layout() {
 	chroot_run dpkg-query -W -f='${Conffiles}\n' arc4-tools | grep '^ /etc/arc4/legacy.conf ' >/dev/null ||
 		{ echo "/etc/arc4/legacy.conf is not a conffile of arc4-tools"; return 1; }
 	[ -f "$root/usr/share/arc4/arc4dev.conf" ] || { echo "no /usr/share/arc4/arc4dev.conf"; return 1; }
+	[ -f "$root/usr/lib/criu/arc4_plugin.so" ] && [ -x "$root/usr/sbin/criu" ] ||
+		{ echo "no CRIU plugin in /usr/lib/criu, or no criu (arc4-criu)"; return 1; }
 	local active=("$root"/etc/modules-load.d/*arc4* "$root"/usr/lib/modules-load.d/*arc4*)
 	[ ${#active[@]} -eq 0 ] || { echo "the modules-load.d entry is active: ${active[*]}"; return 1; }
 }
-tap_step "library in ld.so.cache, legacy.conf a conffile, modules-load.d entry shipped inactive" package_layout
+tap_step "library in ld.so.cache, legacy.conf a conffile, modules-load.d entry shipped inactive, CRIU plugin beside criu" package_layout
 
 # What the test program must print in deterministic mode: the checkout's
 # own library's answer, which is the same on every machine.
