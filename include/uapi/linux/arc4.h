@@ -68,8 +68,9 @@ struct arc4_info {
  *              new key; it starts at a random value.  A userspace
  *              generator that records it with what it buffers and
  *              compares it before handing out a buffered value never
- *              hands out one that a copy of the machine also holds.  Only equality is meaningful: compare, never order
- *              (a 32-bit reader may see the two halves from different
+ *              hands out one that a copy of the machine also holds.
+ *              Only equality is meaningful: compare, never order (a
+ *              32-bit reader may see the two halves from different
  *              moves, which is a change too).
  * @reserved:   zero
  *
