@@ -27,8 +27,8 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(shell script
 
 SELFTEST_DIRS := $(patsubst %/Makefile,%,$(wildcard selftests/*/Makefile))
 
-.PHONY: all deps module lib tools selftests kselftest test test-matrix demo \
-	check clean help \
+.PHONY: all deps module lib tools criu selftests kselftest test test-matrix \
+	demo check clean help \
 	$(SELFTEST_DIRS)
 
 all: module lib tools selftests ## the module, the shim, the tools and the tests
@@ -51,6 +51,10 @@ TOOLS_DEPS := gcc make pkg-config libelf-dev libcapstone-dev
 tools: ## arc4ctl and arc4-audit in build/tools/
 	@scripts/deps-install --only $(TOOLS_DEPS)
 	$(MAKE) -C tools TOP=$(TOP)
+
+# CRIU's plugin header comes with Debian's criu package.
+criu: ## the CRIU plugin, build/criu/arc4_plugin.so (needs criu installed)
+	$(MAKE) -C criu TOP=$(TOP)
 
 kselftest: deps ## harness, checkpatch.pl from linux-source
 	@scripts/kernel-src

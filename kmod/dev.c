@@ -4,6 +4,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -174,6 +175,34 @@ static long arc4_dev_info(struct file *file, void __user *arg)
 	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
+/*
+ * A checkpoint carries a deterministic stream to its restore as its seed
+ * and position; the image holds the process's memory, and so its seed,
+ * anyway.  Only a checkpointer in the initial namespace may ask.
+ */
+static long arc4_dev_get_seed(struct file *file, void __user *arg)
+{
+	struct arc4_seed seed = {};
+	long ret;
+
+	if (!checkpoint_restore_ns_capable(&init_user_ns))
+		return -EPERM;
+	ret = arc4_stream_get_seed(file->private_data, seed.key, &seed.nonce);
+	if (!ret && copy_to_user(arg, &seed, sizeof(seed)))
+		ret = -EFAULT;
+	memzero_explicit(&seed, sizeof(seed));
+	return ret;
+}
+
+/* Every restore of a checkpoint is a copy of its processes. */
+static long arc4_dev_new_generation(void)
+{
+	if (!checkpoint_restore_ns_capable(&init_user_ns))
+		return -EPERM;
+	arc4_machine_copied();
+	return 0;
+}
+
 static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
@@ -188,6 +217,10 @@ static long arc4_dev_ioctl(struct file *file, unsigned int cmd,
 		return arc4_stream_reseed(s);
 	case ARC4_IOC_GET_INFO:
 		return arc4_dev_info(file, (void __user *)arg);
+	case ARC4_IOC_GET_SEED:
+		return arc4_dev_get_seed(file, (void __user *)arg);
+	case ARC4_IOC_NEW_GENERATION:
+		return arc4_dev_new_generation();
 	default:
 		return -ENOTTY;
 	}
@@ -215,7 +248,11 @@ int arc4_dev_gen_init(void)
 	if (!arc4_gen_page)
 		return -ENOMEM;
 	gen = page_address(arc4_gen_page);
-	WRITE_ONCE(gen->generation, 1);
+	/*
+	 * A random start, not 1: a checkpoint restored on another machine
+	 * must not find there the generation its buffers recorded.
+	 */
+	WRITE_ONCE(gen->generation, get_random_u64() | 1);
 	return 0;
 }
 

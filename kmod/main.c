@@ -67,11 +67,13 @@ MODULE_PARM_DESC(rekey_seconds,
 /*
  * A VM fork (the kernel's vmfork notifier, after random.c has reseeded)
  * and a resume from a hibernation image (which can be resumed twice) leave
- * two machines with the same stream keys and the same userspace buffers.
- * Both rekey every strong stream before its next output and move the
- * generation page, in that order.  Neither sleeps nor takes a lock.
+ * two machines with the same stream keys and the same userspace buffers;
+ * a restored checkpoint (ARC4_IOC_NEW_GENERATION) is such a copy of its
+ * processes.  All rekey every strong stream before its next output and
+ * move the generation page, in that order.  Neither step sleeps nor takes
+ * a lock.
  */
-static void arc4_machine_copied(void)
+void arc4_machine_copied(void)
 {
 	arc4_stream_vmforked();
 	arc4_dev_gen_bump();

@@ -4,7 +4,7 @@
  *
  * Contents:
  *   1. Strong keys: budgets, rekey, ratchet, VM fork
- *   2. Stream state: init, wipe, seed, strong, reseed, mode, info
+ *   2. Stream state: init, wipe, seed, strong, reseed, mode, info, get seed
  *   3. Keystream: cursor, read into an iterator
  *   4. Known-answer self-test
  *
@@ -178,7 +178,7 @@ static void arc4_stream_ratchet(struct arc4_stream *s, u32 *out_key)
  *
  * arc4_stream_init(), arc4_stream_wipe(), arc4_stream_seed(),
  * arc4_stream_strong(), arc4_stream_reseed(), arc4_stream_mode(),
- * arc4_stream_info()
+ * arc4_stream_info(), arc4_stream_get_seed()
  *
  **********************************************************************/
 
@@ -248,6 +248,27 @@ void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info)
 	info->bytes_since_reseed = s->bytes_since_reseed;
 	info->reseeds = s->reseeds;
 	mutex_unlock(&s->lock);
+}
+
+/*
+ * The key and nonce of a deterministic stream, for a checkpoint of the
+ * process that seeded it; a strong key never leaves the kernel.
+ */
+int arc4_stream_get_seed(struct arc4_stream *s, u8 key[CHACHA_KEY_SIZE],
+			 u64 *nonce)
+{
+	int i, ret = 0;
+
+	mutex_lock(&s->lock);
+	if (s->mode == ARC4_MODE_DETERMINISTIC) {
+		for (i = 0; i < ARRAY_SIZE(s->key); i++)
+			put_unaligned_le32(s->key[i], key + 4 * i);
+		*nonce = s->nonce;
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&s->lock);
+	return ret;
 }
 
 /**********************************************************************

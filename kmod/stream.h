@@ -72,6 +72,8 @@ void arc4_stream_strong(struct arc4_stream *s);
 int arc4_stream_reseed(struct arc4_stream *s);
 u32 arc4_stream_mode(struct arc4_stream *s);
 void arc4_stream_info(struct arc4_stream *s, struct arc4_info *info);
+int arc4_stream_get_seed(struct arc4_stream *s, u8 key[CHACHA_KEY_SIZE],
+			 u64 *nonce);
 ssize_t arc4_stream_read(struct arc4_stream *s, loff_t *ppos,
 			 struct iov_iter *to);
 int arc4_stream_set_rekey_bytes(unsigned long bytes);

@@ -3,10 +3,10 @@
 # Debian packages, included by the top-level Makefile.
 #
 #   make deb        arc4-dkms, libarc4-1, libarc4-dev, arc4-tools and
-#                   arc4-preload (ld.so.preload on install, off on removal)
-#                   and python3-arc4 from debian/, with `dpkg-buildpackage
-#                   -us -uc -b`, into build/deb/; then lintian on them
-#                   (build/deb/lintian.txt)
+#                   arc4-preload (ld.so.preload on install, off on removal),
+#                   python3-arc4 and arc4-criu from debian/, with
+#                   `dpkg-buildpackage -us -uc -b`, into build/deb/; then
+#                   lintian on them (build/deb/lintian.txt)
 #   make test-deb   selftests/deb: the packages installed into a fresh
 #                   root tree of this release, booted in the test VM,
 #                   purged; then the same for each of TEST_RELEASES
@@ -31,7 +31,7 @@ DEB_VERSION	= $(shell dpkg-parsechangelog -l $(TOP)/debian/changelog -S Version)
 DEB_SRC		= $(DEB_DIR)/arc4-$(ARC4_VERSION)
 # The build dependencies (debian/control's Build-Depends) and lintian.
 DEB_DEPS	:= debhelper dh-dkms dpkg-dev libelf-dev libcapstone-dev \
-		   pkg-config lintian dh-python python3-dev
+		   pkg-config lintian dh-python python3-dev criu
 
 # ARCH: the packages' architecture, the host's (amd64) unless arm64.
 DEB_HOST_SUITE	:= $(shell . /etc/os-release && echo $$VERSION_CODENAME)

@@ -14,6 +14,10 @@
 #                     for `dkms add/build/install arc4/$(VERSION)`
 #   make install-autoload / uninstall-autoload
 #                     $(SYSCONFDIR)/modules-load.d/arc4dev.conf: load at boot
+#   make install-criu / uninstall-criu
+#                     the CRIU plugin into $(CRIU_PLUGINDIR), where criu
+#                     looks whatever PREFIX says; part of install where
+#                     CRIU's plugin header is installed
 #
 # Every path honours DESTDIR.  The module goes where modprobe looks,
 # /lib/modules/$(KVER)/extra, whatever PREFIX says; KVER is the release of
@@ -40,6 +44,7 @@ MODDIR		?= /lib/modules/$(KVER)/extra
 DEPMOD		?= depmod
 LDCONFIG	?= ldconfig
 INSTALL		?= install
+CRIU_PLUGINDIR	?= /usr/lib/criu
 
 # One version for the library, the pkg-config file and DKMS: lib/Makefile's.
 ARC4_VERSION	:= $(shell sed -n 's/^VERSION[[:space:]]*:=[[:space:]]*//p' $(TOP)/lib/Makefile)
@@ -96,12 +101,14 @@ endef
 	install-policy uninstall-policy \
 	install-module uninstall-module \
 	install-lib uninstall-lib install-man uninstall-man \
-	install-dkms uninstall-dkms install-autoload uninstall-autoload
+	install-dkms uninstall-dkms install-autoload uninstall-autoload \
+	install-criu uninstall-criu
 
 install: install-module install-lib install-man install-tools install-policy ## module, shim, headers, pages, tools, policy
+install: $(if $(wildcard /usr/include/criu/criu-plugin.h),install-criu)
 
 uninstall: uninstall-module uninstall-lib uninstall-man ## what install put there
-uninstall: uninstall-autoload uninstall-tools uninstall-policy
+uninstall: uninstall-autoload uninstall-tools uninstall-policy uninstall-criu
 
 # Build what is missing without `make deps` (installing needs no QEMU),
 # with the flags of `make module` so that nothing is rebuilt.
@@ -215,6 +222,15 @@ install-tools: install-build-tools ## arc4ctl and arc4-audit into BINDIR
 
 uninstall-tools: ## remove them
 	rm -f $(DESTDIR)$(BINDIR)/arc4ctl $(DESTDIR)$(BINDIR)/arc4-audit
+
+install-criu: ## the CRIU plugin into CRIU_PLUGINDIR (/usr/lib/criu)
+	$(MAKE) -C $(TOP)/criu TOP=$(TOP)
+	$(INSTALL) -d $(DESTDIR)$(CRIU_PLUGINDIR)
+	$(INSTALL) -m 0644 $(TOP)/build/criu/arc4_plugin.so $(DESTDIR)$(CRIU_PLUGINDIR)/
+
+uninstall-criu: ## remove it
+	rm -f $(DESTDIR)$(CRIU_PLUGINDIR)/arc4_plugin.so
+	-rmdir $(DESTDIR)$(CRIU_PLUGINDIR) 2>/dev/null
 
 # Never over the administrator's list; the shim trusts it only while it
 # and its directory are root's and not group- or other-writable.

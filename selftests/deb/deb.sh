@@ -3,9 +3,11 @@
 #
 # deb.sh [--release RELEASE]: the Debian packages on a fresh Debian system.
 # A copy of the tree of selftests/deb/tree.sh RELEASE (default the host's,
-# bookworm) gets them with `apt-get install ./*.deb` (in a chroot, missing
-# dependencies from the archive, DKMS building arc4dev for the tree's
-# kernel); the test VM boots that copy (scripts/vm-run with VM_ROOT) and
+# bookworm) gets them with `apt-get install --no-install-recommends
+# ./*.deb` (in a chroot, missing dependencies from the archive, DKMS
+# building arc4dev for the tree's kernel; no recommendations, which the
+# purge would leave behind: criu's python3 recommends ca-certificates, and
+# apt's own recommendation keeps it); the test VM boots that copy (scripts/vm-run with VM_ROOT) and
 # runs guest.sh: modprobe loads the DKMS build, /dev/arc4 reads, a program
 # built with pkg-config links libarc4 and runs strong and deterministic,
 # the man pages open; arc4-preload has put the shim first in the tree's
@@ -154,7 +156,7 @@ apt_installs() {
 	apt_retry "apt-get update in the $release tree" \
 		chroot_run apt-get update -q >"$work/update.log" 2>&1 ||
 		{ tail -n 20 "$work/update.log"; return 1; }
-	chroot_run sh -c 'cd /tmp/arc4-debs && apt-get install -y ./*.deb' \
+	chroot_run sh -c 'cd /tmp/arc4-debs && apt-get install -y --no-install-recommends ./*.deb' \
 		>"$work/install.log" 2>&1 || { tail -n 40 "$work/install.log"; return 1; }
 	rm -rf "$root/tmp/arc4-debs"
 	# What the packages put there, for the check after the purge.
@@ -183,10 +185,12 @@ package_layout() {
 	chroot_run dpkg-query -W -f='${Conffiles}\n' arc4-tools | grep '^ /etc/arc4/legacy.conf ' >/dev/null ||
 		{ echo "/etc/arc4/legacy.conf is not a conffile of arc4-tools"; return 1; }
 	[ -f "$root/usr/share/arc4/arc4dev.conf" ] || { echo "no /usr/share/arc4/arc4dev.conf"; return 1; }
+	[ -f "$root/usr/lib/criu/arc4_plugin.so" ] && [ -x "$root/usr/sbin/criu" ] ||
+		{ echo "no CRIU plugin in /usr/lib/criu, or no criu (arc4-criu)"; return 1; }
 	local active=("$root"/etc/modules-load.d/*arc4* "$root"/usr/lib/modules-load.d/*arc4*)
 	[ ${#active[@]} -eq 0 ] || { echo "the modules-load.d entry is active: ${active[*]}"; return 1; }
 }
-tap_step "library in ld.so.cache, legacy.conf a conffile, modules-load.d entry shipped inactive" package_layout
+tap_step "library in ld.so.cache, legacy.conf a conffile, modules-load.d entry shipped inactive, CRIU plugin beside criu" package_layout
 
 preload_on() {
 	{ printf '/usr/lib/%s/libarc4.so.1\n' "$multiarch"; cat "$work/preload.before"; } |

@@ -48,7 +48,8 @@ if [ "$release" = "$host" ]; then
 	packages+=(pkg-config)
 else
 	# debian/control's Build-Depends.
-	packages+=(pkgconf debhelper dh-dkms libelf-dev libcapstone-dev dh-python python3-dev)
+	packages+=(pkgconf debhelper dh-dkms libelf-dev libcapstone-dev dh-python python3-dev criu)
+	[ "$suite" = bookworm ] || packages+=(libcriu-dev)
 fi
 want=$(printf '%s\n' "${packages[@]}" | sort | tr '\n' ' ')
 cache=${ARC4_CACHE:-/var/cache/arc4}

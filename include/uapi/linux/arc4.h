@@ -62,17 +62,18 @@ struct arc4_info {
 /**
  * struct arc4_generation - the page a read-only mmap() of /dev/arc4 maps
  * @generation: never 0; moves on every virtual-machine fork the kernel
- *              reports (vmgenid) and on every resume from a hibernation
- *              image, after the strong streams have been marked for a
- *              new key.  A userspace generator that records it with what
- *              it buffers and compares it before handing out a buffered
- *              value never hands out, after it moved, a value buffered
- *              before; what that does and does not guarantee about
- *              copies of a machine is in doc/threat-model.md ("Machine
- *              copies") of the arc4 sources.  Only equality is
- *              meaningful: compare, never order (a 32-bit reader may see
- *              the two halves from different moves, which is a change
- *              too).
+ *              reports (vmgenid), on every resume from a hibernation
+ *              image and on ARC4_IOC_NEW_GENERATION (a checkpoint's
+ *              restore), after the strong streams have been marked for a
+ *              new key; it starts at a random value.  A userspace
+ *              generator that records it with what it buffers and
+ *              compares it before handing out a buffered value never
+ *              hands out, after it moved, a value buffered before; what
+ *              that does and does not guarantee about copies of a
+ *              machine is in doc/threat-model.md ("Machine copies") of
+ *              the arc4 sources.  Only equality is meaningful: compare,
+ *              never order (a 32-bit reader may see the two halves from
+ *              different moves, which is a change too).
  * @reserved:   zero
  *
  * mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0) with 0 < len <= the page
@@ -98,5 +99,17 @@ struct arc4_generation {
 #define ARC4_IOC_RESEED		_IO(ARC4_IOC_MAGIC, 0x42)
 /* Describe the stream. */
 #define ARC4_IOC_GET_INFO	_IOR(ARC4_IOC_MAGIC, 0x43, struct arc4_info)
+/*
+ * Fill key and nonce (flags zero) of a deterministic stream, for a
+ * checkpoint; EINVAL for a strong stream, whose key never leaves the
+ * kernel; EPERM without CAP_CHECKPOINT_RESTORE or CAP_SYS_ADMIN.
+ */
+#define ARC4_IOC_GET_SEED	_IOR(ARC4_IOC_MAGIC, 0x44, struct arc4_seed)
+/*
+ * Rekey every strong stream and move the generation, as a VM fork does:
+ * a checkpoint's restore calls it before the restored processes run.
+ * EPERM without CAP_CHECKPOINT_RESTORE or CAP_SYS_ADMIN.
+ */
+#define ARC4_IOC_NEW_GENERATION	_IO(ARC4_IOC_MAGIC, 0x45)
 
 #endif /* _UAPI_LINUX_ARC4_H */
