@@ -15,7 +15,10 @@
  * a directory renamed into place between the two changes nothing.
  *
  * It is read once per process, at the first call of any family
- * (arc4_legacy_lookup() caches the answer), with system calls alone: no
+ * (arc4_legacy_lookup() caches the answer), and only if one statx() of
+ * its name, not following a link, finds something other than an empty
+ * regular file: on most systems that one call is the whole lookup, and
+ * /proc/self/exe is never read.  It is read with system calls alone: no
  * stdio, no malloc, nothing that can call back into the shim, and errno as
  * it was.  Its text goes to an anonymous mapping, not the stack: the
  * first call may come from a signal handler on a small alternate stack.
@@ -27,6 +30,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "shim.h"
 
@@ -254,6 +258,28 @@ static int policy_read(void)
 	match = policy_match(text, got, scratch);
 	munmap(scratch, len);
 	return match;
+}
+
+/*
+ * The cheap first look, before anything else: no file (or no directory)
+ * by that name, or an empty regular file, is no policy.  Anything else,
+ * a failed call included (a seccomp filter refusing statx), goes to
+ * arc4_policy_legacy(), which checks what it opens.  syscall() is no
+ * cancellation point; errno is kept.
+ */
+int arc4_policy_present(void)
+{
+	struct statx stx;
+	int saved = errno, r;
+
+	r = syscall(SYS_statx, AT_FDCWD, POLICY_FILE, AT_SYMLINK_NOFOLLOW,
+		    STATX_TYPE | STATX_SIZE, &stx);
+	if (r != 0) {
+		r = errno != ENOENT && errno != ENOTDIR;
+		errno = saved;
+		return r;
+	}
+	return !(S_ISREG(stx.stx_mode) && stx.stx_size == 0);
 }
 
 /*
