@@ -15,7 +15,7 @@
  * a directory renamed into place between the two changes nothing.
  *
  * It is read once per process, at the first call of any family
- * (arc4_legacy_lookup() caches the answer), and only if one statx() of
+ * (arc4_legacy_lookup() caches the answer), and only if one fstatat() of
  * its name, not following a link, finds something other than an empty
  * regular file: on most systems that one call is the whole lookup, and
  * /proc/self/exe is never read.  It is read with system calls alone: no
@@ -30,7 +30,6 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 
 #include "shim.h"
 
@@ -260,26 +259,35 @@ static int policy_read(void)
 	return match;
 }
 
+/* Set while this thread looks at the policy: a hook re-entering finds it. */
+static __thread int busy __attribute__((tls_model("initial-exec")));
+
 /*
  * The cheap first look, before anything else: no file (or no directory)
  * by that name, or an empty regular file, is no policy.  Anything else,
- * a failed call included (a seccomp filter refusing statx), goes to
- * arc4_policy_legacy(), which checks what it opens.  syscall() is no
- * cancellation point; errno is kept.
+ * a failed call included (a seccomp filter refusing it), goes to
+ * arc4_policy_legacy(), which checks what it opens.  fstatat(), not a
+ * raw statx(): it is the call glibc's own stat() makes, so what a sandbox
+ * lets stat() do it lets this do.  No cancellation point; errno is kept.
+ * Re-entered on this thread (a hook on fstatat() that calls rand()): 1,
+ * and arc4_policy_legacy() then says to decide nothing for now.
  */
 int arc4_policy_present(void)
 {
-	struct statx stx;
+	struct stat st;
 	int saved = errno, r;
 
-	r = syscall(SYS_statx, AT_FDCWD, POLICY_FILE, AT_SYMLINK_NOFOLLOW,
-		    STATX_TYPE | STATX_SIZE, &stx);
-	if (r != 0) {
+	if (busy)
+		return 1;
+	busy = 1;
+	r = fstatat(AT_FDCWD, POLICY_FILE, &st, AT_SYMLINK_NOFOLLOW);
+	busy = 0;
+	if (r != 0)
 		r = errno != ENOENT && errno != ENOTDIR;
-		errno = saved;
-		return r;
-	}
-	return !(S_ISREG(stx.stx_mode) && stx.stx_size == 0);
+	else
+		r = !(S_ISREG(st.st_mode) && st.st_size == 0);
+	errno = saved;
+	return r;
 }
 
 /*
@@ -289,7 +297,6 @@ int arc4_policy_present(void)
  */
 int arc4_policy_legacy(void)
 {
-	static __thread int busy __attribute__((tls_model("initial-exec")));
 	int saved = errno, r;
 
 	if (busy)

@@ -61,7 +61,7 @@ int arc4_legacy_lookup(void)
 	int s = (v && strcmp(v, "1") == 0) ? ARC4_LEGACY_ON : ARC4_LEGACY_OFF;
 	int listed = 0;
 
-	/* Most systems have no policy file: one raw system call says so. */
+	/* Most systems have no policy file: one fstatat() says so. */
 	if (s == ARC4_LEGACY_OFF && arc4_policy_present()) {
 		int cancel = arc4_cancel_off();
 
