@@ -133,6 +133,31 @@ function relstart(label, impl, func, mode,    i, v) {
 	relrow(label, v, "%.0f")
 }
 
+# A release row of the difference of two bench/startup figures, each
+# "impl:func:mode", each the least of its repeats: what disturbs a run
+# (a timer interrupt, a page-cache or allocator refill) only adds, and the
+# medians of two runs differ by up to 25,000 where the least agree within
+# about 6,000.
+function reldiff(label, a, b,    i, v, x, y, ka, kb) {
+	split(a, x, ":")
+	split(b, y, ":")
+	for (i = 1; i <= NREL; i++) {
+		ka = key(RW[i], "start", x[1], x[2], x[3], 1)
+		kb = key(RW[i], "start", y[1], y[2], y[3], 1)
+		v[i] = (ka in have) && (kb in have) ? lo[ka] - lo[kb] : ""
+	}
+	relrow(label, v, "%.0f")
+}
+
+# A difference of two figures in w (the least of each one's repeats, as
+# in reldiff()), target <= t.
+function difftarget(name, w, a, b, t,    d) {
+	d = (a in have) && (b in have) ? lo[a] - lo[b] : ""
+	printf "  %-52s %-16s %-26s <= %-5s %s\n", name, w,
+		d == "" ? "no data" : sprintf("%.0f insns", d), t,
+		d == "" ? "n/a" : d <= t ? "met" : "NOT MET"
+}
+
 function startup_table(    i, f, m, h) {
 	releases()
 	print ""
@@ -153,6 +178,13 @@ function startup_table(    i, f, m, h) {
 		relstart("spawn+exec+exit, draws nothing, " m[i], "process", "none", "spawn-" m[i])
 		relstart("spawn+exec+exit, one arc4random(), " m[i], "process", "arc4random", "spawn-" m[i])
 	}
+	print "  the least of the repeats of each, subtracted:"
+	reldiff("exec, the loader's share (preload-empty - plain)",
+		"process:none:spawn-preload-empty", "process:none:spawn-plain")
+	reldiff("exec, arc4's share (preload-shim - preload-empty)",
+		"process:none:spawn-preload-shim", "process:none:spawn-preload-empty")
+	reldiff("first rand() beyond first arc4random(), -larc4",
+		"shim:rand:first", "shim:arc4random:first")
 	print ""
 	print "== Resident memory per thread, stacks included (host: KiB; start threads N DRAWS) =="
 	for (i = 1; i <= 2; i++) {
@@ -163,7 +195,7 @@ function startup_table(    i, f, m, h) {
 	}
 }
 
-function startup_targets(    k, a, b) {
+function startup_targets(    k, a, b, i, w) {
 	target("shim first arc4random() / glibc 2.41's first", "vm-icount-trixie",
 		key("vm-icount-trixie", "start", "shim", "arc4random", "first", 1),
 		key("vm-icount-trixie", "start", "glibc", "arc4random", "first", 1), 1.0, 1)
@@ -173,6 +205,18 @@ function startup_targets(    k, a, b) {
 	target("shim first rand() / glibc 2.41's first arc4random()", "vm-icount-trixie",
 		key("vm-icount-trixie", "start", "shim", "rand", "first", 1),
 		key("vm-icount-trixie", "start", "glibc", "arc4random", "first", 1), 1.0, 1)
+	for (i = 1; i <= 2; i++) {
+		w = i == 1 ? "vm-icount" : "vm-icount-trixie"
+		difftarget("exec: arc4's share (shim - empty library preloaded)", w,
+			key(w, "start", "process", "none", "spawn-preload-shim", 1),
+			key(w, "start", "process", "none", "spawn-preload-empty", 1), 30000)
+		difftarget("  aiming at", w,
+			key(w, "start", "process", "none", "spawn-preload-shim", 1),
+			key(w, "start", "process", "none", "spawn-preload-empty", 1), 20000)
+		difftarget("first rand() - first arc4random(), -larc4", w,
+			key(w, "start", "shim", "rand", "first", 1),
+			key(w, "start", "shim", "arc4random", "first", 1), 5000)
+	}
 	a = key("host", "start", "shim", "arc4random", "rss-per-thread", 1)
 	b = key("host", "start", "glibc", "arc4random", "rss-per-thread", 1)
 	if ((a in have) && (b in have))

@@ -10,6 +10,10 @@
  */
 #include <string.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include "chacha20.h"
 
 static inline uint32_t rotl32(uint32_t v, int n)
@@ -119,20 +123,37 @@ enum { CHACHA20_NIMPLS = sizeof(chacha20_impls) / sizeof(chacha20_impls[0]) };
 
 static int chacha20_first = -1;
 
+#if defined(__x86_64__) || defined(__i386__)
+/*
+ * cpuid at the first use, not __builtin_cpu_supports(): that links in
+ * libgcc's probe, a constructor every process would run at load.  AVX2
+ * and AVX-512 also need the kernel to save their registers (XCR0).
+ */
 static int chacha20_cpu_has(const char *name)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_cpu_init();
-	if (strcmp(name, "avx512") == 0)
-		return __builtin_cpu_supports("avx512f");
-	if (strcmp(name, "avx2") == 0)
-		return __builtin_cpu_supports("avx2");
+	unsigned int a, b, c, d, xcr0, hi;
+	int avx2 = strcmp(name, "avx2") == 0;
+
+	if (!avx2 && strcmp(name, "avx512") != 0 && strcmp(name, "sse2") != 0)
+		return 1;	/* the portable code */
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return 0;
 	if (strcmp(name, "sse2") == 0)
-		return __builtin_cpu_supports("sse2");
-#endif
+		return !!(d & bit_SSE2);
+	if (!(c & bit_OSXSAVE) || !__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return 0;
+	__asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(hi) : "c"(0));
+	if (avx2)
+		return (b & bit_AVX2) && (xcr0 & 0x06) == 0x06;
+	return (b & bit_AVX512F) && (xcr0 & 0xe6) == 0xe6;
+}
+#else
+static int chacha20_cpu_has(const char *name)
+{
 	(void)name;
 	return 1;
 }
+#endif
 
 int arc4_chacha20_select(const char *name)
 {

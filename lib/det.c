@@ -89,7 +89,7 @@ void arc4_det_seed(struct arc4_det *d, uint64_t nonce, uint32_t seed)
 	d->inuse = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	cancel = arc4_cancel_off();
-	if (d->fd >= 0 && det_fd_valid(d))
+	if (d->fd > 0 && det_fd_valid(d))
 		close(d->fd);
 	d->fd = -1;
 	explicit_bzero(&d->seed, sizeof(d->seed));
@@ -133,11 +133,11 @@ static int det_read(struct arc4_det *d)
 {
 	size_t got = 0;
 
-	if (d->fd >= 0 && !det_fd_valid(d))
+	if (d->fd > 0 && !det_fd_valid(d))
 		d->fd = -1;
-	if (d->fd < 0)
+	if (d->fd <= 0)
 		det_fd_open(d);
-	while (d->fd >= 0 && got < sizeof(d->buf)) {
+	while (d->fd > 0 && got < sizeof(d->buf)) {
 		ssize_t n = det_pread(d->fd, d->buf + got,
 				      sizeof(d->buf) - got, d->base + got);
 
@@ -148,7 +148,7 @@ static int det_read(struct arc4_det *d)
 		got += n;
 	}
 	d->len = got;
-	return d->fd >= 0;
+	return d->fd > 0;
 }
 
 /* Load the buffer that holds stream offset p. */

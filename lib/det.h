@@ -24,15 +24,19 @@ struct arc4_det {
 	uint64_t base;		/* stream offset of buf[0] */
 	size_t len;		/* valid bytes in buf */
 	int inuse;		/* a call on the lock's owner is inside */
-	int fd;			/* our seeded /dev/arc4 descriptor, or -1 */
+	int fd;			/* our seeded /dev/arc4 descriptor, or <= 0 */
 	dev_t rdev;		/* what fd referred to when we opened it */
 	ino_t ino;
 	uint8_t check[16];	/* stream bytes 0..15 as fd returned them */
 	uint8_t buf[ARC4_DET_BUF];
 };
 
-/* Static initialiser: no descriptor yet. */
-#define ARC4_DET_INIT { .fd = -1 }
+/*
+ * Static initialiser: no descriptor yet (ours are never 0, 1 or 2).  All
+ * zero, so the state goes to .bss, not to .data: a preloaded library's
+ * initialised data is copied into every process at load.
+ */
+#define ARC4_DET_INIT { .fd = 0 }
 
 /* Nonces that keep the families apart: ASCII tags, little-endian. */
 #define ARC4_NONCE_RAND		0x00000000646e6172ull	/* "rand\0\0\0\0" */

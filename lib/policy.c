@@ -15,7 +15,10 @@
  * a directory renamed into place between the two changes nothing.
  *
  * It is read once per process, at the first call of any family
- * (arc4_legacy_lookup() caches the answer), with system calls alone: no
+ * (arc4_legacy_lookup() caches the answer), and only if one fstatat() of
+ * its name, not following a link, finds something other than an empty
+ * regular file: on most systems that one call is the whole lookup, and
+ * /proc/self/exe is never read.  It is read with system calls alone: no
  * stdio, no malloc, nothing that can call back into the shim, and errno as
  * it was.  Its text goes to an anonymous mapping, not the stack: the
  * first call may come from a signal handler on a small alternate stack.
@@ -256,6 +259,37 @@ static int policy_read(void)
 	return match;
 }
 
+/* Set while this thread looks at the policy: a hook re-entering finds it. */
+static __thread int busy __attribute__((tls_model("initial-exec")));
+
+/*
+ * The cheap first look, before anything else: no file (or no directory)
+ * by that name, or an empty regular file, is no policy.  Anything else,
+ * a failed call included (a seccomp filter refusing it), goes to
+ * arc4_policy_legacy(), which checks what it opens.  fstatat(), not a
+ * raw statx(): it is the call glibc's own stat() makes, so what a sandbox
+ * lets stat() do it lets this do.  No cancellation point; errno is kept.
+ * Re-entered on this thread (a hook on fstatat() that calls rand()): 1,
+ * and arc4_policy_legacy() then says to decide nothing for now.
+ */
+int arc4_policy_present(void)
+{
+	struct stat st;
+	int saved = errno, r;
+
+	if (busy)
+		return 1;
+	busy = 1;
+	r = fstatat(AT_FDCWD, POLICY_FILE, &st, AT_SYMLINK_NOFOLLOW);
+	busy = 0;
+	if (r != 0)
+		r = errno != ENOENT && errno != ENOTDIR;
+	else
+		r = !(S_ISREG(st.st_mode) && st.st_size == 0);
+	errno = saved;
+	return r;
+}
+
 /*
  * 1 if the policy lists this executable, 0 if not, -1 when re-entered on
  * this thread while reading it (a hook on open() or read() that calls
@@ -263,7 +297,6 @@ static int policy_read(void)
  */
 int arc4_policy_legacy(void)
 {
-	static __thread int busy __attribute__((tls_model("initial-exec")));
 	int saved = errno, r;
 
 	if (busy)

@@ -59,10 +59,15 @@ int arc4_legacy_lookup(void)
 {
 	const char *v = secure_getenv("ARC4_LEGACY");
 	int s = (v && strcmp(v, "1") == 0) ? ARC4_LEGACY_ON : ARC4_LEGACY_OFF;
-	int cancel = arc4_cancel_off();
-	int listed = s == ARC4_LEGACY_OFF ? arc4_policy_legacy() : 0;
+	int listed = 0;
 
-	arc4_cancel_restore(cancel);
+	/* Most systems have no policy file: one fstatat() says so. */
+	if (s == ARC4_LEGACY_OFF && arc4_policy_present()) {
+		int cancel = arc4_cancel_off();
+
+		listed = arc4_policy_legacy();
+		arc4_cancel_restore(cancel);
+	}
 	if (listed < 0)		/* re-entered while reading the policy */
 		return 0;
 	if (listed)

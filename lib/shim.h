@@ -39,6 +39,8 @@ ARC4_HIDDEN extern int arc4_legacy_state;
 ARC4_HIDDEN int arc4_legacy_lookup(void);
 /* $(SYSCONFDIR)/arc4/legacy.conf lists this executable (policy.c). */
 ARC4_HIDDEN int arc4_policy_legacy(void);
+/* 0 if there is no policy file, or an empty one: nothing to read. */
+ARC4_HIDDEN int arc4_policy_present(void);
 
 static inline int arc4_legacy(void)
 {

@@ -26,7 +26,7 @@ if [ ! -x "$P/prog" ] || [ ! -f "$lib" ] || [ ! -f "$hook" ]; then
 	tap_fail "the test shim and program are built (make)"
 	exit 1
 fi
-tap_plan 33
+tap_plan 34
 
 prog=$work/prog
 cp "$P/prog" "$prog"
@@ -341,6 +341,33 @@ closed_after() {
 }
 closed() { closed_after 644 && closed_after 664; }
 tap_check "the policy file's descriptor is closed, read or ignored" closed
+
+# cheap_lookup: with no policy file, and with an empty one, the lookup is
+# one stat of the file's path: nothing opened, /proc/self/exe not read.
+# The control: a file that lists something is opened and /proc/self/exe read.
+lookup_calls() {
+	LD_PRELOAD=$lib strace -f -e trace=openat,open,statx,newfstatat,fstatat64,readlink,readlinkat \
+		-o "$work/strace" "$prog" >/dev/null 2>&1
+	grep -E 'etc/arc4|/proc/self/exe' "$work/strace"
+}
+cheap_lookup() {
+	local out
+	command -v strace >/dev/null || { echo "no strace"; return 1; }
+	rm -rf "$etc"
+	out=$(lookup_calls)
+	[ "$(wc -l <<<"$out")" = 1 ] && grep -qE "^[0-9]* *(statx|newfstatat|fstatat64)\\(.*legacy\.conf.* = -1 ENOENT" <<<"$out" ||
+		{ echo "no file: $out"; return 1; }
+	policy 644
+	: >"$conf"
+	out=$(lookup_calls)
+	[ "$(wc -l <<<"$out")" = 1 ] && grep -qE "^[0-9]* *(statx|newfstatat|fstatat64)\\(.*legacy\.conf.* = 0$" <<<"$out" ||
+		{ echo "empty file: $out"; return 1; }
+	policy 644 /usr/bin/true
+	out=$(lookup_calls)
+	grep -q "openat(.*etc/arc4" <<<"$out" && grep -q "/proc/self/exe" <<<"$out" ||
+		{ echo "a listing file: $out"; return 1; }
+}
+tap_check "no policy file, or an empty one: one stat call, nothing opened, /proc/self/exe not read" cheap_lookup
 
 rm -rf "$etc"
 env_still_works() {
