@@ -46,7 +46,7 @@ patch() {
 	printf "$@" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
 }
 
-tap_plan 34
+tap_plan 35
 
 # refused FILE-MAKER WHY: on with the library the maker leaves exits 1,
 # says WHY, and leaves the old file as it was.
@@ -353,6 +353,22 @@ usage() {
 	[ ! -e "$R/etc/ld.so.preload" ]
 }
 tap_check "usage errors exit 2; --help; on as another user than root: refused" usage
+
+# make uninstall (its library part) takes the line out before the library goes.
+uninstall() {
+	tree uninstall
+	local out
+	rm -f "$R$lib"
+	out=$(make -s install-lib DESTDIR="$R" PREFIX=/usr LIBDIR=/usr/lib LDCONFIG=true 2>&1) ||
+		{ echo "$out"; return 1; }
+	printf '/opt/admin.so\n' >"$R/etc/ld.so.preload"
+	pl on >/dev/null || return 1
+	out=$(make -s uninstall-lib DESTDIR="$R" PREFIX=/usr LIBDIR=/usr/lib LDCONFIG=true 2>&1) ||
+		{ echo "$out"; return 1; }
+	[ ! -e "$R$lib" ] && [ "$(cat "$R/etc/ld.so.preload")" = /opt/admin.so ] ||
+		{ echo "$out"; ls -l "$R$lib"; cat "$R/etc/ld.so.preload"; return 1; }
+}
+tap_check "make uninstall-lib DESTDIR=R: the preload line goes before the library" uninstall
 
 host_same() { [ "$(sha1sum /etc/ld.so.preload 2>/dev/null || echo none)" = "$host_before" ]; }
 tap_check "the host's /etc/ld.so.preload untouched" host_same
