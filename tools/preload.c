@@ -312,7 +312,7 @@ static void __attribute__((noreturn)) load_child(const struct preload *p,
 	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err, 2) < 0)
 		_exit(126);
 	if (*p->root && chroot(p->root) && (errno != EPERM ||
-	    unshare(CLONE_NEWUSER) || chroot(p->root))) {
+	    unshare(CLONE_NEWUSER | CLONE_NEWNS) || chroot(p->root))) {
 		fprintf(stderr, "chroot %s: %s\n", p->root, strerror(errno));
 		_exit(126);
 	}
@@ -891,18 +891,32 @@ static void status_device(void)
 		printf("device:    /dev/arc4 (%u:%u) served by arc4dev\n", maj, min);
 }
 
-/* Program lines of a policy file: not blank, not comments. */
+/*
+ * Program lines of a policy file, by the shim's rules (lib/policy.c): a
+ * `#` first or after a blank starts a comment; blanks trimmed; then an
+ * absolute path shorter than PATH_MAX without a NUL byte.
+ */
 static unsigned int policy_count(FILE *f)
 {
-	char line[PATH_MAX + 2];
 	unsigned int n = 0;
-	size_t i;
+	size_t cap = 0, end, i;
+	char *line = NULL;
+	ssize_t len;
 
-	while (fgets(line, sizeof(line), f)) {
-		i = strspn(line, " \t");
-		if (line[i] == '/')
+	while ((len = getline(&line, &cap, f)) > 0) {
+		for (i = 0; i < (size_t)len && (line[i] == ' ' || line[i] == '\t'); i++)
+			;
+		for (end = i; end < (size_t)len && line[end] != '\n'; end++)
+			if (line[end] == '#' && (end == i || line[end - 1] == ' ' ||
+						 line[end - 1] == '\t'))
+				break;
+		while (end > i && strchr(" \t\r", line[end - 1]))
+			end--;
+		if (end > i && line[i] == '/' && end - i < PATH_MAX &&
+		    !memchr(line + i, '\0', end - i))
 			n++;
 	}
+	free(line);
 	return n;
 }
 

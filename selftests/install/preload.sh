@@ -46,7 +46,7 @@ patch() {
 	printf "$@" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
 }
 
-tap_plan 35
+tap_plan 36
 
 # refused FILE-MAKER WHY: on with the library the maker leaves exits 1,
 # says WHY, and leaves the old file as it was.
@@ -299,6 +299,18 @@ fifos() {
 	[ "$rc" = 1 ] || { echo "on with a FIFO as the library: exit $rc"; return 1; }
 }
 tap_check "a FIFO as the policy file or the library: no hang" fifos
+policy_lines() {
+	tree policy
+	mkdir -p "$R/etc/arc4"
+	# The shim's rules (lib/policy.c): 3 programs; a NUL byte, a relative
+	# path and comments are not programs.
+	printf '/usr/bin/a\n  /usr/bin/b # comment\n#/usr/bin/x\nrelative\n/usr/bin/\0nul\n/usr/bin/c#d\n' \
+		>"$R/etc/arc4/legacy.conf"
+	local out
+	out=$(pl status)
+	grep -q '^policy: .*in force, 3 programs' <<<"$out" || { echo "$out"; return 1; }
+}
+tap_check "status counts the policy file's programs as the shim reads them (a line with a NUL byte is not one)" policy_lines
 
 # --- temporary files and an empty file ---------------------------------------
 stale() {
