@@ -251,7 +251,7 @@ status_alias() {
 	tree alias
 	# The same file by another name: /lib a link to usr/lib in the tree.
 	local other=/lib/libarc4.so.1 out rc
-	rm -rf "$R/lib" && ln -s usr/lib "$R/lib"
+	rm -rf "${R:?}/lib" && ln -s usr/lib "$R/lib"
 	printf '%s\n' "$other" >"$R/etc/ld.so.preload"
 	out=$(pl status) rc=$?
 	[ "$rc" = 0 ] && grep -q '^preload: *on:' <<<"$out" || { echo "status: exit $rc: $out"; return 1; }
