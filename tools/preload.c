@@ -15,17 +15,20 @@
  * writes, and both directions write by rename, so that no program ever
  * reads half a file and a crash leaves the old file or the new one.
  *
- * Only a whole line is ours.  `on` puts the library's path first (before
- * any other preload, so that its rand() is the one found), `off` removes
- * the lines that are exactly that path and nothing else, and the file
- * itself when nothing is left in it (to the loader an empty file and no
- * file are the same).  So on, then off, gives the file back byte for byte.
+ * The file is read as the loader reads it: `#` starts a comment up to the
+ * end of the line, blanks, tabs, newlines and colons separate names.
+ * `on` puts a line with the library's path first (before any other
+ * preload, so that its rand() is the one found); `off` takes out every
+ * name of the library (its path, or another path to the same file), a
+ * line that named only it whole, and the file itself when nothing is left
+ * in it and `on` did not find it there, empty.  So on, then off, gives
+ * the file back byte for byte.
  *
  * The library's path is LIBDIR/libarc4.so.1, compiled in (tools/Makefile)
  * as `make install` and the Debian package install it.  --root DIR edits
- * DIR/etc/ld.so.preload and checks DIR/PATH (a tree being prepared, or a
- * test's scratch tree); /dev, /sys and /proc are still the running
- * system's.
+ * DIR/etc/ld.so.preload and checks PATH resolved inside DIR (a tree being
+ * prepared, or a test's scratch tree), test-loading it there by chroot;
+ * /dev, /sys and /proc are still the running system's.
  */
 #include <dirent.h>
 #include <elf.h>
@@ -1073,7 +1076,7 @@ void preload_usage(FILE *f)
 		"\n"
 		"  on      add the shim to /etc/ld.so.preload (as root): every program\n"
 		"          started afterwards gets strong rand(), random() and rand48\n"
-		"  off     remove exactly that line (and the file, if nothing is left)\n"
+		"  off     take its name out (and the file, if on created it)\n"
 		"  status  on or off; /dev/arc4 and arc4dev; the policy file;\n"
 		"          how many running processes have the shim mapped\n"
 		"  --audit         run `arc4-audit --policy` first and show what it finds\n"
