@@ -100,14 +100,14 @@ endef
 	install-build-tools install-tools uninstall-tools \
 	install-policy uninstall-policy \
 	install-module uninstall-module \
-	install-lib uninstall-lib install-man uninstall-man \
+	install-lib uninstall-lib install-man uninstall-man uninstall-preload \
 	install-dkms uninstall-dkms install-autoload uninstall-autoload \
 	install-criu uninstall-criu
 
 install: install-module install-lib install-man install-tools install-policy ## module, shim, headers, pages, tools, policy
 install: $(if $(wildcard /usr/include/criu/criu-plugin.h),install-criu)
 
-uninstall: uninstall-module uninstall-lib uninstall-man ## what install put there
+uninstall: uninstall-preload uninstall-module uninstall-lib uninstall-man ## what install put there
 uninstall: uninstall-autoload uninstall-tools uninstall-policy uninstall-criu
 
 # Build what is missing without `make deps` (installing needs no QEMU),
@@ -153,6 +153,21 @@ install-lib: install-build-lib ## libarc4, arc4random.h, linux/arc4.h, arc4.pc
 	$(INSTALL) -m 0644 $(TOP)/packaging/arc4dev.conf $(DESTDIR)$(DATADIR)/arc4/arc4dev.conf
 	$(arc4_ldconfig)
 
+# Before the library or arc4ctl goes: /etc/ld.so.preload (DESTDIR's) must
+# not name a missing library, which every program would complain about.
+uninstall-preload: ## arc4ctl preload off in DESTDIR's /etc/ld.so.preload
+	@f=$(DESTDIR)/etc/ld.so.preload; ctl=$(DESTDIR)$(BINDIR)/arc4ctl; \
+	[ -x $$ctl ] || ctl=$(TOP)/build/tools/arc4ctl; \
+	if [ -e $$f ] || [ -L $$f ]; then \
+		if [ -x $$ctl ]; then \
+			echo "$$ctl preload off --library $(LIBDIR)/libarc4.so.1$(if $(DESTDIR), --root $(DESTDIR))"; \
+			$$ctl preload off --library $(LIBDIR)/libarc4.so.1 $(if $(DESTDIR),--root $(DESTDIR)); \
+		else \
+			echo "arc4: no arc4ctl to take $(LIBDIR)/libarc4.so.1 out of $$f"; exit 1; \
+		fi; \
+	fi
+
+uninstall-lib uninstall-tools: uninstall-preload
 uninstall-lib: ## remove them
 	rm -f $(DESTDIR)$(LIBDIR)/$(ARC4_LIBFILE) $(DESTDIR)$(LIBDIR)/$(ARC4_SONAME) \
 		$(DESTDIR)$(LIBDIR)/libarc4.so $(DESTDIR)$(LIBDIR)/libarc4.a \

@@ -12,8 +12,9 @@
 # built with pkg-config links libarc4 and runs strong and deterministic,
 # the man pages open; arc4-preload has put the shim first in the tree's
 # /etc/ld.so.preload (which held an unrelated line before), so PID 1 and
-# the checks run under it; `apt-get remove libarc4-1` takes arc4-preload
-# and exactly that line away; then `apt-get purge` (and autoremove) must
+# the checks run under it; an administrator's off survives a reinstall;
+# libarc4-1 removed by force without arc4ctl takes the line out itself
+# and arc4-preload's removal does not fail; then `apt-get purge` (and autoremove) must
 # leave the tree as it was before the install, file for file, and
 # /etc/ld.so.preload byte for byte.  python3's arc4 and arc4.numpy give
 # the known answers.  The packages are
@@ -137,7 +138,7 @@ snapshot >"$work/before"
 echo "# tree ready in $(($(date +%s) - start)) s: $base copied, kernel $kver"
 
 
-tap_plan 20
+tap_plan 21
 names=()
 for d in "${debs[@]}"; do
 	names+=("$(dpkg-deb -f "$d" Package)")
@@ -198,6 +199,22 @@ preload_on() {
 }
 tap_check "arc4-preload's postinst put the shim's line first in /etc/ld.so.preload, the old line kept" preload_on
 
+# The administrator's off survives a reinstall (or an upgrade): the
+# postinst switches on at the first configuration only.
+off_survives() {
+	local deb
+	for deb in "${debs[@]}"; do
+		[ "$(dpkg-deb -f "$deb" Package)" = arc4-preload ] && cp "$deb" "$root/tmp/arc4-preload.deb"
+	done
+	[ -e "$root/tmp/arc4-preload.deb" ] || { echo "no arc4-preload package"; return 1; }
+	chroot_run arc4ctl preload off >/dev/null || return 1
+	chroot_run dpkg -i /tmp/arc4-preload.deb >"$work/reinstall.log" 2>&1 || { tail -n 20 "$work/reinstall.log"; return 1; }
+	rm -f "$root/tmp/arc4-preload.deb"
+	cmp "$work/preload.before" "$root/etc/ld.so.preload" || { od -c "$root/etc/ld.so.preload" | head; return 1; }
+	chroot_run arc4ctl preload on >/dev/null && preload_on
+}
+tap_check "arc4ctl preload off, then dpkg -i arc4-preload again: still off; on again" off_survives
+
 # What the test program must print in deterministic mode: the checkout's
 # own library's answer, which is the same on every machine.
 expected() {
@@ -233,17 +250,24 @@ else
 fi
 
 # --- libarc4-1 goes, and the preload line with it ------------------------
+# Forced, without arc4ctl: arc4-tools goes first (--force-depends), then
+# libarc4-1 (--force-depends: arc4-preload's prerm does not run), whose
+# own prerm takes the line out by a plain edit; arc4-preload's removal
+# then finds no arc4ctl and no line, and must not fail.
 preload_off() {
-	chroot_run apt-get remove -y "libarc4-1:$arch" >"$work/remove.log" 2>&1 ||
+	{ chroot_run dpkg --remove --force-depends arc4-tools &&
+		chroot_run dpkg --remove --force-depends "libarc4-1:$arch"; } >"$work/remove.log" 2>&1 ||
 		{ tail -n 30 "$work/remove.log"; return 1; }
-	grep -q '^Removing arc4-preload ' "$work/remove.log" || { echo "arc4-preload was not removed"; return 1; }
 	cmp "$work/preload.before" "$root/etc/ld.so.preload" || { od -c "$root/etc/ld.so.preload" | head; return 1; }
-	[ "$(stat -c '%a %U:%G' "$root/etc/ld.so.preload")" = "644 root:root" ]
+	[ "$(stat -c '%a %U:%G' "$root/etc/ld.so.preload")" = "644 root:root" ] || return 1
+	chroot_run dpkg --remove --force-depends arc4-preload >>"$work/remove.log" 2>&1 ||
+		{ tail -n 30 "$work/remove.log"; return 1; }
+	cmp "$work/preload.before" "$root/etc/ld.so.preload"
 }
 if [ -e "$root/var/lib/dpkg/info/arc4-preload.list" ]; then
-	tap_check "apt-get remove libarc4-1 removes arc4-preload, whose prerm leaves /etc/ld.so.preload byte for byte as before" preload_off
+	tap_check "dpkg --remove --force-depends arc4-tools, then libarc4-1: libarc4-1's prerm leaves /etc/ld.so.preload byte for byte as before; arc4-preload's removal without arc4ctl succeeds" preload_off
 else
-	tap_skip "apt-get remove libarc4-1" "arc4-preload was not installed"
+	tap_skip "dpkg --remove libarc4-1" "arc4-preload was not installed"
 fi
 
 # --- purge ----------------------------------------------------------------
