@@ -267,9 +267,11 @@ void arc4_dev_gen_exit(void)
  * Called after the streams were told to rekey: whoever sees the new value
  * and reads a stream gets output under a new key (a successful cmpxchg is
  * fully ordered, so the rekey mark is visible first).  Never 0, so that a
- * buffer wiped to zeroes never matches.  No lock: it runs from a VM-fork
- * notifier, which may be called from an interrupt handler, and from a
- * syscore resume, with interrupts off on one CPU.
+ * buffer wiped to zeroes never matches.  No lock of ours: it runs from
+ * the VM-fork notifier (process context on the kernels we support) and
+ * from a syscore resume, with interrupts off on one CPU, where no mutex
+ * may be taken (an architecture without native 64-bit atomics takes the
+ * IRQ-safe spinlocks of its atomic64 emulation, which is fine there).
  */
 void arc4_dev_gen_bump(void)
 {
@@ -308,7 +310,9 @@ static const struct vm_operations_struct arc4_dev_gen_vm_ops = {
  * mapping loses VM_MAYWRITE and VM_MAYEXEC, so mprotect() cannot widen it,
  * and cannot grow with mremap().  A READ_IMPLIES_EXEC personality adds
  * PROT_EXEC to every PROT_READ mapping: that one is dropped, not refused,
- * and the protection is computed again without it.
+ * and the protection is computed again without it (an explicit
+ * PROT_READ | PROT_EXEC under that personality looks the same, and is
+ * dropped too).
  */
 static int arc4_dev_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -317,8 +321,13 @@ static int arc4_dev_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EACCES;
+	/*
+	 * The personality adds PROT_EXEC to a PROT_READ mapping only, so an
+	 * exec mapping without read is the caller's own request.
+	 */
 	if ((vma->vm_flags & VM_EXEC) &&
-	    !(current->personality & READ_IMPLIES_EXEC))
+	    (!(current->personality & READ_IMPLIES_EXEC) ||
+	     !(vma->vm_flags & VM_READ)))
 		return -EACCES;
 	vm_flags_clear(vma, VM_EXEC | VM_MAYWRITE | VM_MAYEXEC);
 	vm_flags_set(vma, VM_DONTEXPAND);

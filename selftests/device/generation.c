@@ -288,8 +288,9 @@ TEST_F(gen, proc_pid_mem_cannot_write_the_page)
 
 /*
  * Under READ_IMPLIES_EXEC (setarch -X, old i386 binaries) the kernel adds
- * PROT_EXEC to every PROT_READ mapping: the page is mapped without it.
- * Exit status: 0 mapped, read-only and not executable; else which check
+ * PROT_EXEC to every PROT_READ mapping: the page is mapped without it,
+ * and PROT_EXEC without PROT_READ (which the personality never adds) is
+ * still refused.  Exit status: 0 mapped, read-only and not executable; else which check
  * failed.
  */
 static int map_read_implies_exec(const void *arg)
@@ -327,6 +328,10 @@ static int map_read_implies_exec(const void *arg)
 	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p != MAP_FAILED || errno != EACCES)
 		return 18;
+	/* The personality adds exec to read only: exec alone is asked for. */
+	p = mmap(NULL, page, PROT_EXEC, MAP_SHARED, fd, 0);
+	if (p != MAP_FAILED || errno != EACCES)
+		return 19;
 	return 0;
 }
 
