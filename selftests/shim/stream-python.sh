@@ -7,9 +7,11 @@
 # ChaCha20 and the C library (ctypes) at positions up to 2^64, numpy's
 # Generator methods, wrong arguments raising exceptions, pickling,
 # children derived in other processes and the parallel example for 1-4
-# processes (python/tests/test_arc4.py).  Prints TAP.  Host only,
-# like stream-oracles.sh: release trees, valgrind, and the sanitizer
-# copies (which hold no python/) skip it.
+# processes, and the threads, re-init and capsule regressions
+# (python/tests/test_arc4.py).  Prints TAP.  Host only, like
+# stream-oracles.sh, and never under a memory checker: release trees,
+# valgrind and the sanitizer copies (which hold no python/) skip it, so
+# the package's memory safety rests on these tests in the normal run.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -17,7 +19,7 @@ cd "$top" || exit 1
 skip_all() { echo "1..1"; echo "ok 1 the Python package # SKIP $1"; exit 0; }
 [ -e .arc4-dist ] && skip_all "a release build: the package is tested on the host"
 case ${LD_PRELOAD:-} in
-*vgpreload*) skip_all "under valgrind: the sanitizer builds run it" ;;
+*vgpreload*) skip_all "under valgrind: not run under any memory checker" ;;
 esac
 [ -d python ] || skip_all "no python/ in this copy of the tree"
 echo "1..2"
