@@ -9,6 +9,13 @@ The same bytes and values as the C library at every position; a child of
 split(i) is the C arc4_stream_split()'s.  A Stream pickles as its key,
 stream number, split path and position.  arc4.numpy.ARC4 is a numpy bit
 generator over a Stream.
+
+A child is not a capability: its pickle, .origin and ARC4.state carry the
+ROOT key and the split path, not the child's own key, so whoever holds a
+child's pickle can compute its root, siblings and ancestors.  Python
+objects are never wiped.  Stream.lock (an RLock) is taken by every
+method and by numpy through every ARC4 over the Stream; __init__ runs
+once.
 """
 from . import _arc4
 
@@ -39,7 +46,8 @@ class Stream(_arc4.Stream):
 
     @property
     def origin(self):
-        """(key, stream, split path): what makes this stream."""
+        """(root key, stream, split path): what makes this stream.  For a
+        child it holds the root's key: it reveals every sibling."""
         return self._origin
 
     def __reduce__(self):
