@@ -29,8 +29,17 @@
 #include <structmember.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <arc4random.h>
+
+/*
+ * libarc4's own HChaCha20 (lib/chacha20.c), not exported: linked from
+ * libarc4.a, so the extension computes a split child's key with the
+ * library's code and the library exports nothing new.
+ */
+void arc4_hchacha20(const uint8_t key[32], const uint8_t in[16],
+		    const uint8_t c[16], uint8_t out[32]);
 
 typedef struct {
 	void *state;
@@ -442,11 +451,57 @@ static PyTypeObject StreamType = {
 	.tp_members = Stream_members,
 };
 
+/*
+ * The key of child `index` of the stream (key, stream): arc4_stream(3)'s
+ * split rule, which arc4_stream_split() applies to the C stream's key.
+ * A child is the stream of that key and stream number 0, so a Python
+ * child pickles as its own key, never as its parent's.
+ */
+static PyObject *split_key(PyObject *mod, PyObject *args)
+{
+	static const uint8_t c[16] = {
+		'a', 'r', 'c', '4', '-', 's', 'p', 'l',
+		'i', 't', '-', 'k', 'e', 'y', '-', '1',
+	};
+	unsigned long long stream, index;
+	PyObject *ostream, *oindex, *r;
+	uint8_t in[16], out[32];
+	Py_buffer key;
+	int i;
+
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "y*OO", &key, &ostream, &oindex))
+		return NULL;
+	if (get_u64(ostream, &stream) < 0 || get_u64(oindex, &index) < 0 ||
+	    key.len != 32) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_ValueError, "the key is 32 bytes");
+		PyBuffer_Release(&key);
+		return NULL;
+	}
+	for (i = 0; i < 8; i++) {
+		in[i] = (uint8_t)(stream >> 8 * i);
+		in[8 + i] = (uint8_t)(index >> 8 * i);
+	}
+	arc4_hchacha20(key.buf, in, c, out);
+	PyBuffer_Release(&key);
+	r = PyBytes_FromStringAndSize((const char *)out, 32);
+	explicit_bzero(out, sizeof(out));
+	return r;
+}
+
+static PyMethodDef module_methods[] = {
+	{ "_split_key", split_key, METH_VARARGS,
+	  "_split_key(key, stream, i): the key of child i of (key, stream)" },
+	{ NULL, NULL, 0, NULL },
+};
+
 static struct PyModuleDef arc4_module = {
 	PyModuleDef_HEAD_INIT,
 	.m_name = "arc4._arc4",
 	.m_doc = "arc4_stream(3) over libarc4",
 	.m_size = -1,
+	.m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__arc4(void)

@@ -95,9 +95,8 @@ class ARC4:
 
     @property
     def state(self):
-        """key, stream, split path, position, children spawned.  For a
-        child the key is its ROOT's: a child's state reveals its root and
-        every sibling."""
+        """key, stream, split path (empty), position, children spawned.
+        A child's key is its own (stream 0): never its parent's."""
         key, stream, path = self._stream.origin
         return {"bit_generator": "ARC4",
                 "state": {"key": key.hex(), "stream": stream,

@@ -473,6 +473,30 @@ class Pickling(unittest.TestCase):
         self.assertEqual(s.tell(), t.tell())
         self.assertEqual(s.buf(100), t.buf(100))
 
+    def test_a_child_pickles_as_its_own_key_not_its_parents(self):
+        key, stream, split, lists = read_kat("split.txt")
+        with open(os.path.join(KAT, "split.txt")) as f:
+            child_key = bytes.fromhex([l.split()[1] for l in f
+                                       if l.startswith("child-key ")][0])
+        root = arc4.Stream(key, stream)
+        c = root.split(split)
+        c.buf(3)
+        self.assertEqual((child_key, 0, ()), c.origin)
+        bg = arc4.numpy.ARC4(root).split(split)
+        for blob in (pickle.dumps(c), pickle.dumps(bg),
+                     repr(bg.state).encode(), repr(c).encode()):
+            self.assertNotIn(key, blob)
+            self.assertNotIn(key.hex().encode(), blob)
+        self.assertEqual(child_key.hex(), bg.state["state"]["key"])
+        self.assertEqual(0, bg.state["state"]["stream"])
+        d = pickle.loads(pickle.dumps(c))
+        self.assertEqual((3, c.buf(64)), (d.tell(), d.buf(64)))
+        # A pickle made with a split path restores the same stream.
+        self.assertEqual(root.split(split).split(9).buf(64),
+                         arc4._restore(key, stream, (split, 9), 0).buf(64))
+        self.assertEqual((arc4._arc4._split_key(child_key, 0, 9), 0, ()),
+                         arc4._restore(key, stream, (split, 9), 0).origin)
+
     def test_bit_generator_round_trips_and_state_restores_in_place(self):
         bg = arc4.numpy.ARC4(os.urandom(32), 1).split(7)
         g = np.random.Generator(bg)
