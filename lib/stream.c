@@ -23,6 +23,7 @@
 /* This file defines the exported calls the header's inline ones wrap. */
 #define ARC4_NO_INLINE
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,11 +249,20 @@ ARC4_EXPORT double arc4_stream_double(arc4_stream *s)
  * Arrays: the bytes of n values in one fill (whole buffers straight into
  * the caller's memory), then each value converted in place, so out[i]
  * is the value the i-th single call would return and the position ends
- * where theirs would.
+ * where theirs would.  An n whose bytes overflow size_t cannot be the
+ * length of an array: abort() rather than fill a wrapped length (the
+ * calls return nothing to report it with).
  */
+static size_t array_bytes(size_t n, size_t size)
+{
+	if (n > SIZE_MAX / size)
+		abort();
+	return n * size;
+}
+
 ARC4_EXPORT void arc4_stream_u32s(arc4_stream *s, uint32_t *out, size_t n)
 {
-	stream_buf(s, out, n * sizeof(*out));
+	stream_buf(s, out, array_bytes(n, sizeof(*out)));
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	for (size_t i = 0; i < n; i++)
 		out[i] = arc4_load_le32((const uint8_t *)&out[i]);
@@ -261,7 +271,7 @@ ARC4_EXPORT void arc4_stream_u32s(arc4_stream *s, uint32_t *out, size_t n)
 
 ARC4_EXPORT void arc4_stream_u64s(arc4_stream *s, uint64_t *out, size_t n)
 {
-	stream_buf(s, out, n * sizeof(*out));
+	stream_buf(s, out, array_bytes(n, sizeof(*out)));
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	for (size_t i = 0; i < n; i++)
 		out[i] = load_le64(&out[i]);
@@ -273,7 +283,7 @@ ARC4_EXPORT void arc4_stream_doubles(arc4_stream *s, double *out, size_t n)
 	uint64_t v;
 	size_t i;
 
-	stream_buf(s, out, n * sizeof(*out));
+	stream_buf(s, out, array_bytes(n, sizeof(*out)));
 	for (i = 0; i < n; i++) {
 		v = load_le64(&out[i]);
 		out[i] = (double)(v >> 11) * 0x1p-53;

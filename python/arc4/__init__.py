@@ -7,18 +7,29 @@
 
 The same bytes and values as the C library at every position; a child of
 split(i) is the C arc4_stream_split()'s.  A Stream pickles as its key,
-stream number, split path and position.  arc4.numpy.ARC4 is a numpy bit
+stream number and position.  arc4.numpy.ARC4 is a numpy bit
 generator over a Stream.
+
+A child of split(i) is the stream of its own key (derived by the split
+rule) and stream number 0, and pickles, shows in .origin and in
+ARC4.state as that key: a child handed to a worker reveals its own
+descendants, never its parent, siblings or ancestors.  Python objects
+are never wiped.  Stream.lock (an RLock) is taken by every method and by
+numpy through every ARC4 over the Stream; __init__ runs once.
 """
+import operator
+
 from . import _arc4
 
 __all__ = ["Stream"]
 
 
 def _restore(key, stream, path, pos):
-    s = Stream(key, stream)
+    # A path (children of key, stream) is followed key by key: the stream
+    # made is the last child's own, with no trace of the keys above it.
     for i in path:
-        s = s.split(i)
+        key, stream = _arc4._split_key(key, stream, i), 0
+    s = Stream(key, stream)
     s.seek(pos)
     return s
 
@@ -28,18 +39,21 @@ class Stream(_arc4.Stream):
 
     def __init__(self, key, stream=0):
         super().__init__(key, stream)
-        self._origin = (bytes(key), stream, ())
+        self._origin = (bytes(key), operator.index(stream), ())
 
     def split(self, index):
         """The child stream of index i (0 .. 2**64 - 1), at position 0."""
         c = super().split(index)
-        key, stream, path = self._origin
-        c._origin = (key, stream, path + (index,))
+        key, stream, _ = self._origin
+        # Its own key, stream 0: the C child's (arc4_stream(3)).
+        c._origin = (_arc4._split_key(key, stream, index), 0, ())
         return c
 
     @property
     def origin(self):
-        """(key, stream, split path): what makes this stream."""
+        """(key, stream, ()): what makes this stream.  A child's is its
+        own derived key and stream 0, never its parent's key (the empty
+        split path is kept for pickles made before)."""
         return self._origin
 
     def __reduce__(self):

@@ -11,13 +11,35 @@
  * pointer; the layout of numpy/random/bitgen.h, written here so that
  * building needs no numpy headers).  Its state is the Python object, not
  * the C stream, so that _assign() can replace the stream under a
- * numpy Generator that copied the bitgen_t.
+ * numpy Generator that copied the bitgen_t; the capsule holds a
+ * reference to the object, which the Generator's bit generator holds.
+ *
+ * Locking: the C stream has no lock, and numpy calls the bitgen_t's
+ * functions with the GIL released, holding only the bit generator's
+ * `lock`.  So the lock belongs to the Stream (its read-only `lock`, an
+ * RLock made with the object), every arc4.numpy.ARC4 over a Stream uses
+ * that one lock, and every method here that touches the C stream takes
+ * it: holding the GIL serialises these methods against each other, not
+ * against a numpy draw in another thread.  A Stream gets its C stream
+ * once (__init__ again raises) and keeps one until it is freed:
+ * _assign() swaps two Streams' C streams, never leaves one without.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <arc4random.h>
+
+/*
+ * libarc4's own HChaCha20 (lib/chacha20.c), not exported: linked from
+ * libarc4.a, so the extension computes a split child's key with the
+ * library's code and the library exports nothing new.
+ */
+void arc4_hchacha20(const uint8_t key[32], const uint8_t in[16],
+		    const uint8_t c[16], uint8_t out[32]);
 
 typedef struct {
 	void *state;
@@ -30,10 +52,51 @@ typedef struct {
 typedef struct {
 	PyObject_HEAD
 	arc4_stream *s;
+	PyObject *lock;		/* a _thread.RLock, for the object's life */
 	arc4_bitgen bitgen;
 } StreamObject;
 
 static PyTypeObject StreamType;
+static PyObject *rlock_type;	/* _thread.RLock */
+
+static int stream_lock(StreamObject *self)
+{
+	PyObject *r = PyObject_CallMethod(self->lock, "acquire", NULL);
+
+	if (!r)
+		return -1;
+	Py_DECREF(r);
+	return 0;
+}
+
+/* Keeps a pending exception (the caller's error) across the release. */
+static void stream_unlock(StreamObject *self)
+{
+	PyObject *type, *value, *tb, *r;
+
+	PyErr_Fetch(&type, &value, &tb);
+	r = PyObject_CallMethod(self->lock, "release", NULL);
+	if (r)
+		Py_DECREF(r);
+	else
+		PyErr_WriteUnraisable(self->lock);
+	PyErr_Restore(type, value, tb);
+}
+
+/* An integer, or an object with __index__ (numpy's integers), as a u64. */
+static int get_u64(PyObject *o, unsigned long long *v)
+{
+	PyObject *i = PyNumber_Index(o);
+
+	if (!i)
+		return -1;
+	/* Not PyLong_AsUnsignedLongLongMask: -1 and 2**64 raise. */
+	*v = PyLong_AsUnsignedLongLong(i);
+	Py_DECREF(i);
+	if (*v == (unsigned long long)-1 && PyErr_Occurred())
+		return -1;
+	return 0;
+}
 
 static uint64_t bitgen_u64(void *st)
 {
@@ -58,12 +121,19 @@ static int Stream_init(StreamObject *self, PyObject *args, PyObject *kw)
 	arc4_stream *s;
 	Py_buffer key;
 
+	/*
+	 * Once only: a numpy draw may be using the C stream with the GIL
+	 * released, and a Stream never changes its key in place.
+	 */
+	if (self->s) {
+		PyErr_SetString(PyExc_TypeError,
+				"Stream.__init__ on an initialised Stream");
+		return -1;
+	}
 	/* Not "K": it would take 2**64 as 0 and -1 as 2**64 - 1. */
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "y*|O", names, &key, &num))
 		return -1;
-	if (num)
-		stream = PyLong_AsUnsignedLongLong(num);
-	if (num && stream == (unsigned long long)-1 && PyErr_Occurred()) {
+	if (num && get_u64(num, &stream) < 0) {
 		PyBuffer_Release(&key);
 		return -1;
 	}
@@ -78,17 +148,21 @@ static int Stream_init(StreamObject *self, PyObject *args, PyObject *kw)
 		PyErr_NoMemory();
 		return -1;
 	}
-	arc4_stream_free(self->s);
+	if (self->s) {		/* initialised meanwhile, by another thread */
+		arc4_stream_free(s);
+		PyErr_SetString(PyExc_TypeError,
+				"Stream.__init__ on an initialised Stream");
+		return -1;
+	}
 	self->s = s;
 	return 0;
 }
 
-static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+/* A new object of type, without a C stream: tp_alloc, not tp_new. */
+static StreamObject *stream_alloc(PyTypeObject *type)
 {
 	StreamObject *self = (StreamObject *)type->tp_alloc(type, 0);
 
-	(void)args;
-	(void)kw;
 	if (!self)
 		return NULL;
 	self->s = NULL;
@@ -97,12 +171,25 @@ static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	self->bitgen.next_uint32 = bitgen_u32;
 	self->bitgen.next_double = bitgen_double;
 	self->bitgen.next_raw = bitgen_u64;
-	return (PyObject *)self;
+	self->lock = PyObject_CallNoArgs(rlock_type);
+	if (!self->lock) {
+		Py_DECREF(self);
+		return NULL;
+	}
+	return self;
+}
+
+static PyObject *Stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+	(void)args;
+	(void)kw;
+	return (PyObject *)stream_alloc(type);
 }
 
 static void Stream_dealloc(StreamObject *self)
 {
 	arc4_stream_free(self->s);
+	Py_XDECREF(self->lock);
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -114,11 +201,23 @@ static int ready(StreamObject *self)
 	return 0;
 }
 
+/* ready() and the lock taken (0), or an exception raised (-1). */
+static int enter(StreamObject *self)
+{
+	if (!ready(self))
+		return -1;
+	return stream_lock(self);
+}
+
 static PyObject *Stream_buf(StreamObject *self, PyObject *arg)
 {
-	Py_ssize_t n = PyLong_AsSsize_t(arg);
-	PyObject *b;
+	Py_ssize_t n;
+	PyObject *b, *i = PyNumber_Index(arg);
 
+	if (!i)
+		return NULL;
+	n = PyLong_AsSsize_t(i);
+	Py_DECREF(i);
 	if (n == -1 && PyErr_Occurred())
 		return NULL;
 	if (n < 0) {
@@ -128,85 +227,116 @@ static PyObject *Stream_buf(StreamObject *self, PyObject *arg)
 	if (!ready(self))
 		return NULL;
 	b = PyBytes_FromStringAndSize(NULL, n);
-	if (b)
-		arc4_stream_buf(self->s, PyBytes_AS_STRING(b), n);
+	if (!b || stream_lock(self) < 0) {
+		Py_XDECREF(b);
+		return NULL;
+	}
+	arc4_stream_buf(self->s, PyBytes_AS_STRING(b), n);
+	stream_unlock(self);
 	return b;
 }
 
 static PyObject *Stream_u32(StreamObject *self, PyObject *unused)
 {
+	uint32_t v;
+
 	(void)unused;
-	if (!ready(self))
+	if (enter(self) < 0)
 		return NULL;
-	return PyLong_FromUnsignedLong(arc4_stream_u32(self->s));
+	v = arc4_stream_u32(self->s);
+	stream_unlock(self);
+	return PyLong_FromUnsignedLong(v);
 }
 
 static PyObject *Stream_u64(StreamObject *self, PyObject *unused)
 {
+	uint64_t v;
+
 	(void)unused;
-	if (!ready(self))
+	if (enter(self) < 0)
 		return NULL;
-	return PyLong_FromUnsignedLongLong(arc4_stream_u64(self->s));
+	v = arc4_stream_u64(self->s);
+	stream_unlock(self);
+	return PyLong_FromUnsignedLongLong(v);
 }
 
 static PyObject *Stream_uniform(StreamObject *self, PyObject *arg)
 {
-	unsigned long bound = PyLong_AsUnsignedLong(arg);
+	unsigned long long bound;
+	uint32_t v;
 
-	if (bound == (unsigned long)-1 && PyErr_Occurred())
+	if (get_u64(arg, &bound) < 0)
 		return NULL;
 	if (bound > UINT32_MAX) {
 		PyErr_SetString(PyExc_OverflowError, "the bound is below 2**32");
 		return NULL;
 	}
-	if (!ready(self))
+	if (enter(self) < 0)
 		return NULL;
-	return PyLong_FromUnsignedLong(arc4_stream_uniform(self->s, bound));
+	v = arc4_stream_uniform(self->s, (uint32_t)bound);
+	stream_unlock(self);
+	return PyLong_FromUnsignedLong(v);
 }
 
 static PyObject *Stream_double(StreamObject *self, PyObject *unused)
 {
+	double v;
+
 	(void)unused;
-	if (!ready(self))
+	if (enter(self) < 0)
 		return NULL;
-	return PyFloat_FromDouble(arc4_stream_double(self->s));
+	v = arc4_stream_double(self->s);
+	stream_unlock(self);
+	return PyFloat_FromDouble(v);
 }
 
 static PyObject *Stream_tell(StreamObject *self, PyObject *unused)
 {
+	uint64_t v;
+
 	(void)unused;
-	if (!ready(self))
+	if (enter(self) < 0)
 		return NULL;
-	return PyLong_FromUnsignedLongLong(arc4_stream_tell(self->s));
+	v = arc4_stream_tell(self->s);
+	stream_unlock(self);
+	return PyLong_FromUnsignedLongLong(v);
 }
 
 static PyObject *Stream_seek(StreamObject *self, PyObject *arg)
 {
-	unsigned long long pos = PyLong_AsUnsignedLongLong(arg);
+	unsigned long long pos;
 
-	if (pos == (unsigned long long)-1 && PyErr_Occurred())
+	if (get_u64(arg, &pos) < 0)
 		return NULL;
-	if (!ready(self))
+	if (enter(self) < 0)
 		return NULL;
 	arc4_stream_seek(self->s, pos);
+	stream_unlock(self);
 	Py_RETURN_NONE;
 }
 
-/* The child, of the caller's type, without calling its __init__. */
+/*
+ * The child, of the caller's type, without calling its __new__ or
+ * __init__ (a subclass's may take other arguments).
+ */
 static PyObject *Stream_split(StreamObject *self, PyObject *arg)
 {
-	unsigned long long index = PyLong_AsUnsignedLongLong(arg);
-	PyTypeObject *type = Py_TYPE(self);
+	unsigned long long index;
 	StreamObject *c;
 
-	if (index == (unsigned long long)-1 && PyErr_Occurred())
+	if (get_u64(arg, &index) < 0)
 		return NULL;
 	if (!ready(self))
 		return NULL;
-	c = (StreamObject *)type->tp_new(type, NULL, NULL);
+	c = stream_alloc(Py_TYPE(self));
 	if (!c)
 		return NULL;
+	if (stream_lock(self) < 0) {
+		Py_DECREF(c);
+		return NULL;
+	}
 	c->s = arc4_stream_split(self->s, index);
+	stream_unlock(self);
 	if (!c->s) {
 		Py_DECREF(c);
 		return PyErr_NoMemory();
@@ -214,35 +344,60 @@ static PyObject *Stream_split(StreamObject *self, PyObject *arg)
 	return (PyObject *)c;
 }
 
-/* Take other's stream (other is left without one): rekey in place. */
+/*
+ * Swap C streams with other: this Stream continues other's (rekeyed in
+ * place, under the numpy Generators that hold its capsule), other gets
+ * this one's.  Neither is ever left without one.  Both locks, in
+ * address order (two threads swapping a pair cannot deadlock).
+ */
 static PyObject *Stream_assign(StreamObject *self, PyObject *arg)
 {
-	StreamObject *other;
+	StreamObject *other, *first, *second;
+	arc4_stream *t;
 
 	if (!PyObject_TypeCheck(arg, &StreamType)) {
 		PyErr_SetString(PyExc_TypeError, "a Stream");
 		return NULL;
 	}
 	other = (StreamObject *)arg;
-	if (!ready(other))
+	if (!ready(self) || !ready(other))
 		return NULL;
-	arc4_stream_free(self->s);
+	if (other == self)
+		Py_RETURN_NONE;
+	first = self < other ? self : other;
+	second = self < other ? other : self;
+	if (stream_lock(first) < 0)
+		return NULL;
+	if (stream_lock(second) < 0) {
+		stream_unlock(first);
+		return NULL;
+	}
+	t = self->s;
 	self->s = other->s;
-	other->s = NULL;
+	other->s = t;
+	stream_unlock(second);
+	stream_unlock(first);
 	Py_RETURN_NONE;
 }
 
-/* The capsule keeps the object alive: its name's pointer is into it. */
+/* The capsule keeps the object alive: its pointer is into it. */
 static void capsule_release(PyObject *cap)
 {
 	Py_XDECREF((PyObject *)PyCapsule_GetContext(cap));
 }
 
+/*
+ * Only over an initialised Stream: the bitgen_t's functions run without
+ * the GIL and cannot raise, so the C stream must be there before numpy
+ * can call them, and it stays (see the top of this file).
+ */
 static PyObject *Stream_capsule(StreamObject *self, PyObject *unused)
 {
 	PyObject *cap;
 
 	(void)unused;
+	if (!ready(self))
+		return NULL;
 	cap = PyCapsule_New(&self->bitgen, "BitGenerator", capsule_release);
 	if (!cap)
 		return NULL;
@@ -271,10 +426,16 @@ static PyMethodDef Stream_methods[] = {
 	{ "split", (PyCFunction)Stream_split, METH_O,
 	  "split(i): the child stream i" },
 	{ "_assign", (PyCFunction)Stream_assign, METH_O,
-	  "take another Stream's state (which is left empty)" },
+	  "swap C streams with another Stream" },
 	{ "_bitgen_capsule", (PyCFunction)Stream_capsule, METH_NOARGS,
 	  "numpy's BitGenerator capsule over this stream" },
 	{ NULL, NULL, 0, NULL },
+};
+
+static PyMemberDef Stream_members[] = {
+	{ "lock", T_OBJECT_EX, offsetof(StreamObject, lock), READONLY,
+	  "the RLock every method and numpy bit generator over it takes" },
+	{ NULL, 0, 0, 0, NULL },
 };
 
 static PyTypeObject StreamType = {
@@ -287,6 +448,52 @@ static PyTypeObject StreamType = {
 	.tp_init = (initproc)Stream_init,
 	.tp_dealloc = (destructor)Stream_dealloc,
 	.tp_methods = Stream_methods,
+	.tp_members = Stream_members,
+};
+
+/*
+ * The key of child `index` of the stream (key, stream): arc4_stream(3)'s
+ * split rule, which arc4_stream_split() applies to the C stream's key.
+ * A child is the stream of that key and stream number 0, so a Python
+ * child pickles as its own key, never as its parent's.
+ */
+static PyObject *split_key(PyObject *mod, PyObject *args)
+{
+	static const uint8_t c[16] = {
+		'a', 'r', 'c', '4', '-', 's', 'p', 'l',
+		'i', 't', '-', 'k', 'e', 'y', '-', '1',
+	};
+	unsigned long long stream, index;
+	PyObject *ostream, *oindex, *r;
+	uint8_t in[16], out[32];
+	Py_buffer key;
+	int i;
+
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "y*OO", &key, &ostream, &oindex))
+		return NULL;
+	if (get_u64(ostream, &stream) < 0 || get_u64(oindex, &index) < 0 ||
+	    key.len != 32) {
+		if (!PyErr_Occurred())
+			PyErr_SetString(PyExc_ValueError, "the key is 32 bytes");
+		PyBuffer_Release(&key);
+		return NULL;
+	}
+	for (i = 0; i < 8; i++) {
+		in[i] = (uint8_t)(stream >> 8 * i);
+		in[8 + i] = (uint8_t)(index >> 8 * i);
+	}
+	arc4_hchacha20(key.buf, in, c, out);
+	PyBuffer_Release(&key);
+	r = PyBytes_FromStringAndSize((const char *)out, 32);
+	explicit_bzero(out, sizeof(out));
+	return r;
+}
+
+static PyMethodDef module_methods[] = {
+	{ "_split_key", split_key, METH_VARARGS,
+	  "_split_key(key, stream, i): the key of child i of (key, stream)" },
+	{ NULL, NULL, 0, NULL },
 };
 
 static struct PyModuleDef arc4_module = {
@@ -294,12 +501,20 @@ static struct PyModuleDef arc4_module = {
 	.m_name = "arc4._arc4",
 	.m_doc = "arc4_stream(3) over libarc4",
 	.m_size = -1,
+	.m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__arc4(void)
 {
-	PyObject *m;
+	PyObject *m, *thread;
 
+	thread = PyImport_ImportModule("_thread");
+	if (!thread)
+		return NULL;
+	rlock_type = PyObject_GetAttrString(thread, "RLock");
+	Py_DECREF(thread);
+	if (!rlock_type)
+		return NULL;
 	if (PyType_Ready(&StreamType) < 0)
 		return NULL;
 	m = PyModule_Create(&arc4_module);

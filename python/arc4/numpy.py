@@ -9,9 +9,13 @@ pickling and copying), seek/tell, and split/spawn giving children equal
 to the C arc4_stream_split()'s: split(i) is child i, spawn(n) the next n
 children in numpy's way (successive calls give new ones: the first n
 calls' children are split(0) .. split(n - 1)).
-"""
-import threading
 
+Threads: lock is the Stream's own lock, shared by every ARC4 over that
+Stream and taken by the Stream's methods, so numpy's draws (which hold
+it with the GIL released) and direct calls on the Stream never run the
+C stream at once.  capsule, stream and lock are read-only: the capsule
+holds the Stream, and a numpy Generator keeps this object.
+"""
 import numpy as np
 
 from . import Stream, _restore
@@ -22,22 +26,44 @@ __all__ = ["ARC4"]
 class ARC4:
     """ARC4(key, stream=0): numpy's BitGenerator interface over a Stream."""
 
+    __slots__ = ("_ARC4__s", "_ARC4__cap", "_spawned", "__weakref__")
+
     def __init__(self, key, stream=0):
-        self._stream = key if isinstance(key, Stream) else Stream(key, stream)
-        self.capsule = self._stream._bitgen_capsule()
-        self.lock = threading.Lock()
+        s = key if isinstance(key, Stream) else Stream(key, stream)
+        object.__setattr__(self, "_ARC4__cap", s._bitgen_capsule())
+        object.__setattr__(self, "_ARC4__s", s)
         self._spawned = 0
+
+    def __setattr__(self, name, value):
+        # A numpy Generator copies the capsule's pointer: what it points
+        # into must stay as long as this object.
+        if name.startswith("_ARC4__"):
+            raise AttributeError("%s is read-only" % name)
+        object.__setattr__(self, name, value)
+
+    @property
+    def capsule(self):
+        """numpy's "BitGenerator" capsule (it holds the Stream)."""
+        return self.__cap
+
+    @property
+    def lock(self):
+        """The Stream's lock: numpy holds it while it draws."""
+        return self.__s.lock
 
     @property
     def stream(self):
         """The arc4.Stream underneath (shared, not a copy)."""
-        return self._stream
+        return self.__s
+
+    @property
+    def _stream(self):
+        return self.__s
 
     def random_raw(self, size=None, output=True):
         """size u64 values of the stream (one if size is None)."""
         n = 1 if size is None else int(np.prod(size))
-        with self.lock:
-            b = self._stream.buf(8 * n)
+        b = self._stream.buf(8 * n)
         if not output:
             return None
         a = np.frombuffer(b, dtype="<u8").astype(np.uint64)
@@ -47,8 +73,7 @@ class ARC4:
         return self._stream.tell()
 
     def seek(self, pos):
-        with self.lock:
-            self._stream.seek(pos)
+        self._stream.seek(pos)
 
     def split(self, index):
         """The child generator of index i: the C arc4_stream_split()'s."""
@@ -70,6 +95,8 @@ class ARC4:
 
     @property
     def state(self):
+        """key, stream, split path (empty), position, children spawned.
+        A child's key is its own (stream 0): never its parent's."""
         key, stream, path = self._stream.origin
         return {"bit_generator": "ARC4",
                 "state": {"key": key.hex(), "stream": stream,

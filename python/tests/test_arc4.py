@@ -18,7 +18,10 @@ import random
 import struct
 import subprocess
 import sys
+import threading
+import time
 import unittest
+import weakref
 
 import numpy as np
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
@@ -275,6 +278,125 @@ class Edges(unittest.TestCase):
         self.assertEqual(0, s.tell())
 
 
+# Two threads drawing through two bit generators over one Stream; the
+# position at the end is the bytes both drew (a lost update or a crash
+# fails).  Run in a child: a crash must fail the test, not the run.
+TWO_THREADS = """
+import threading, numpy as np, arc4, arc4.numpy
+s = arc4.Stream(bytes(range(32)), 1)
+gens = [np.random.Generator(arc4.numpy.ARC4(s)) for _ in range(2)]
+def work(g):
+    for _ in range(4):
+        g.random(1_000_000)
+        g.integers(0, 1 << 32, size=1_000_000, dtype=np.uint32)
+ts = [threading.Thread(target=work, args=(g,)) for g in gens]
+[t.start() for t in ts]
+for _ in range(20000):
+    s.u32()
+[t.join() for t in ts]
+print(s.tell())
+"""
+
+
+class Threads(unittest.TestCase):
+    def test_bit_generators_over_one_stream_share_its_lock(self):
+        s = arc4.Stream(bytes(32), 1)
+        a, b = arc4.numpy.ARC4(s), arc4.numpy.ARC4(s)
+        self.assertIs(s.lock, a.lock)
+        self.assertIs(s.lock, b.lock)
+        self.assertIs(s.lock, np.random.Generator(a).bit_generator.lock)
+
+    def test_two_threads_drawing_over_one_stream(self):
+        out = subprocess.run([sys.executable, "-c", TWO_THREADS],
+                             capture_output=True, text=True, timeout=300)
+        self.assertEqual(0, out.returncode, out.stderr)
+        # 2 threads x 4 x 1e6 (doubles of 8 bytes + full-range u32 of 4),
+        # and the main thread's 20000 u32
+        self.assertEqual(2 * 4 * 12 * 1_000_000 + 4 * 20000,
+                         int(out.stdout))
+
+    def test_stream_methods_wait_for_the_lock_numpy_holds(self):
+        s = arc4.Stream(bytes(32), 1)
+        done = threading.Event()
+
+        def call():
+            s.u32()
+            done.set()
+        with s.lock:
+            t = threading.Thread(target=call)
+            t.start()
+            self.assertFalse(done.wait(0.3))
+            self.assertEqual(0, s.tell())       # the same thread may
+        t.join(10)
+        self.assertTrue(done.is_set())
+        self.assertEqual(4, s.tell())
+
+    def test_init_again_raises_and_keeps_the_stream(self):
+        s = arc4.Stream(bytes(32), 1)
+        g = np.random.Generator(arc4.numpy.ARC4(s))
+        s.buf(5)
+        with self.assertRaises(TypeError):
+            s.__init__(bytes(range(32)), 9)
+        with self.assertRaises(TypeError):
+            arc4._arc4.Stream.__init__(s, bytes(32), 2)
+        self.assertEqual(5, s.tell())
+        t = arc4.Stream(bytes(32), 1)
+        t.seek(5)
+        self.assertEqual(t.u64(), g.bit_generator.random_raw())
+
+
+class Objects(unittest.TestCase):
+    def test_split_of_a_subclass_with_its_own_new(self):
+        class S(arc4.Stream):
+            def __new__(cls, *args, **kw):
+                return super().__new__(cls)
+        c = S(bytes(32), 1).split(4)
+        self.assertIs(S, type(c))
+        self.assertEqual(arc4.Stream(bytes(32), 1).split(4).buf(64),
+                         c.buf(64))
+
+    def test_no_capsule_without_a_c_stream(self):
+        with self.assertRaises(ValueError):
+            arc4.numpy.ARC4(arc4.Stream.__new__(arc4.Stream))
+
+    def test_assign_leaves_both_streams_working(self):
+        a, b = arc4.Stream(bytes(32), 1), arc4.Stream(bytes(32), 2)
+        g = np.random.Generator(arc4.numpy.ARC4(b))
+        a._assign(b)
+        want = arc4.Stream(bytes(32), 1)
+        self.assertEqual(want.u64(), g.bit_generator.random_raw())
+        self.assertEqual(arc4.Stream(bytes(32), 2).buf(8), a.buf(8))
+
+    def test_capsule_stream_and_lock_are_read_only(self):
+        bg = arc4.numpy.ARC4(bytes(32), 1)
+        for name in ("capsule", "_stream", "stream", "lock",
+                     "_ARC4__s", "_ARC4__cap"):
+            with self.assertRaises(AttributeError, msg=name):
+                setattr(bg, name, None)
+        with self.assertRaises(AttributeError):
+            bg.stream.lock = None
+
+    def test_the_capsule_holds_the_stream(self):
+        bg = arc4.numpy.ARC4(bytes(32), 1)
+        w = weakref.ref(bg.stream)
+        cap = bg.capsule
+        del bg
+        self.assertIsNotNone(w())
+        del cap
+        self.assertIsNone(w())
+
+    def test_numpy_integers_are_integers(self):
+        s = arc4.Stream(bytes(32), np.uint64(1))
+        s.seek(np.int64(8))
+        self.assertEqual(8, s.tell())
+        ref = arc4.Stream(bytes(32), 1)
+        ref.seek(8)
+        self.assertEqual(ref.buf(4), s.buf(np.int32(4)))
+        self.assertEqual(ref.uniform(10), s.uniform(np.uint32(10)))
+        self.assertEqual(ref.split(3).buf(8), s.split(np.uint8(3)).buf(8))
+        arc4.numpy.ARC4(bytes(32), np.int16(1)).seek(np.uint64(3))
+
+
 class NumpyGenerator(unittest.TestCase):
     def kat(self):
         s, lists = kat_stream("a.txt")
@@ -350,6 +472,30 @@ class Pickling(unittest.TestCase):
         self.assertEqual(s.origin, t.origin)
         self.assertEqual(s.tell(), t.tell())
         self.assertEqual(s.buf(100), t.buf(100))
+
+    def test_a_child_pickles_as_its_own_key_not_its_parents(self):
+        key, stream, split, lists = read_kat("split.txt")
+        with open(os.path.join(KAT, "split.txt")) as f:
+            child_key = bytes.fromhex([l.split()[1] for l in f
+                                       if l.startswith("child-key ")][0])
+        root = arc4.Stream(key, stream)
+        c = root.split(split)
+        c.buf(3)
+        self.assertEqual((child_key, 0, ()), c.origin)
+        bg = arc4.numpy.ARC4(root).split(split)
+        for blob in (pickle.dumps(c), pickle.dumps(bg),
+                     repr(bg.state).encode(), repr(c).encode()):
+            self.assertNotIn(key, blob)
+            self.assertNotIn(key.hex().encode(), blob)
+        self.assertEqual(child_key.hex(), bg.state["state"]["key"])
+        self.assertEqual(0, bg.state["state"]["stream"])
+        d = pickle.loads(pickle.dumps(c))
+        self.assertEqual((3, c.buf(64)), (d.tell(), d.buf(64)))
+        # A pickle made with a split path restores the same stream.
+        self.assertEqual(root.split(split).split(9).buf(64),
+                         arc4._restore(key, stream, (split, 9), 0).buf(64))
+        self.assertEqual((arc4._arc4._split_key(child_key, 0, 9), 0, ()),
+                         arc4._restore(key, stream, (split, 9), 0).origin)
 
     def test_bit_generator_round_trips_and_state_restores_in_place(self):
         bg = arc4.numpy.ARC4(os.urandom(32), 1).split(7)

@@ -940,6 +940,37 @@ TEST_F(stream, errno_untouched)
 	EXPECT_EQ(4242, errno);
 }
 
+/*
+ * An array length whose bytes overflow size_t aborts: it must not fill
+ * the wrapped length (n * 4 or 8 modulo 2^64 bytes) and return.
+ */
+TEST_F(stream, array_length_overflow_aborts)
+{
+	NEED_IMPL();
+	static const size_t ns[3] = { SIZE_MAX / 4 + 2, SIZE_MAX / 8 + 2,
+				      SIZE_MAX / 8 + 2 };
+	uint64_t out[2];
+	int status;
+	pid_t pid;
+
+	for (int k = 0; k < 3; k++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			if (k == 0)
+				arc4_stream_u32s(self->s, (uint32_t *)out, ns[k]);
+			else if (k == 1)
+				arc4_stream_u64s(self->s, out, ns[k]);
+			else
+				arc4_stream_doubles(self->s, (double *)out, ns[k]);
+			_exit(0);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT)
+			TH_LOG("call %d: status %#x", k, status);
+	}
+}
+
 /* Fork leaves both copies at the same position: the same values follow. */
 TEST_F(stream, fork_child_continues_identically)
 {
