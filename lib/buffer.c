@@ -21,8 +21,9 @@
  * own reads.  It is MADV_DONTDUMP, and wiped and unmapped at thread exit
  * by a thread-specific key's destructor.  The destructor must outlive a
  * dlclose() of whatever object holds this code: libarc4.so is linked -z
- * nodelete, and a shared object that linked libarc4.a is pinned the same
- * way (RTLD_NODELETE) before the key is made.  A thread that cannot have
+ * nodelete, an executable is never unloaded, and a shared object that
+ * linked libarc4.a is pinned the same way (RTLD_NODELETE) before the key
+ * is made.  A thread that cannot have
  * all of that (no key left, an object that cannot be pinned, a kernel
  * before 4.14 without MADV_WIPEONFORK) keeps no buffer: every call reads
  * its source, slower but never shared with a child.
