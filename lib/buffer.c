@@ -21,8 +21,9 @@
  * own reads.  It is MADV_DONTDUMP, and wiped and unmapped at thread exit
  * by a thread-specific key's destructor.  The destructor must outlive a
  * dlclose() of whatever object holds this code: libarc4.so is linked -z
- * nodelete, and a shared object that linked libarc4.a is pinned the same
- * way (RTLD_NODELETE) before the key is made.  A thread that cannot have
+ * nodelete, an executable is never unloaded, and a shared object that
+ * linked libarc4.a is pinned the same way (RTLD_NODELETE) before the key
+ * is made.  A thread that cannot have
  * all of that (no key left, an object that cannot be pinned, a kernel
  * before 4.14 without MADV_WIPEONFORK) keeps no buffer: every call reads
  * its source, slower but never shared with a child.
@@ -80,12 +81,32 @@ static void strong_thread_exit(void *p)
 	munmap(p, ARC4_STRONG_MAP);
 }
 
+/* dl_iterate_phdr() reports the executable first: stop there. */
+static int strong_in_first(struct dl_phdr_info *info, size_t size, void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && a >= start &&
+		    a - start < ph->p_memsz)
+			return 1;
+	}
+	return 2;
+}
+
 /*
  * Keep the object that holds this code loaded for good, so that the key's
  * destructor never points into an unmapped one: 1 if it is, or is the
  * executable.  dladdr1() and dlsym() are weak, and dlopen() is found by
  * dlsym(): a static executable, which nothing unloads, may lack them, and
- * a static link that names dlopen() warns.
+ * a static link that names dlopen() warns.  A static executable's libc
+ * may have them and still know no object (dladdr1() fails): then the
+ * executable's own segments say whether this code is in it.
  */
 static int strong_pin(void)
 {
@@ -97,7 +118,8 @@ static int strong_pin(void)
 		return 1;
 	if (!dladdr1((void *)strong_thread_exit, &info, (void **)&map,
 		     RTLD_DL_LINKMAP) || map == NULL)
-		return 0;
+		return dl_iterate_phdr(strong_in_first,
+				       (void *)strong_thread_exit) == 1;
 	if (map->l_name == NULL || map->l_name[0] == '\0')
 		return 1;
 	open_dl = (void *(*)(const char *, int))dlsym(RTLD_DEFAULT, "dlopen");

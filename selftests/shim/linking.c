@@ -2,8 +2,10 @@
 /*
  * How the shim is linked: exported symbols, SONAME, pkg-config, LD_PRELOAD
  * into the unmodified ref program (with and without ARC4_LEGACY=1), the
- * static library, secure execution, re-entrant hooks.
+ * static library (and that a static program keeps a buffer), secure
+ * execution, re-entrant hooks.
  */
+#include <sys/ptrace.h>
 #include <sys/statvfs.h>
 
 #include "arc4random.h"
@@ -263,6 +265,64 @@ TEST(static_program_links_without_a_dynamic_loader)
 TEST(static_program_is_strong)
 {
 	expect_strong(_metadata, "", "ref-static");
+}
+
+/*
+ * The system calls that read randomness (getrandom, preadv of /dev/arc4,
+ * read) of `ref-static args`, counted by tracing it; -1 on a failure.
+ */
+static int static_source_calls(const char *args)
+{
+	struct __ptrace_syscall_info si;
+	char path[PATH_MAX], a[64], *argv[8] = { path };
+	int status, n = 0, argc = 1;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/ref-static", test_dir());
+	snprintf(a, sizeof(a), "%s", args);
+	for (char *t = strtok(a, " "); t && argc < 7; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null < 0 || dup2(null, 1) < 0 ||
+		    ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
+			_exit(127);
+		execv(path, argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
+	    ptrace(PTRACE_SETOPTIONS, pid, NULL,
+		   PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL) != 0)
+		return -1;
+	while (ptrace(PTRACE_SYSCALL, pid, NULL, NULL) == 0 &&
+	       waitpid(pid, &status, 0) == pid && WIFSTOPPED(status)) {
+		if (WSTOPSIG(status) != (SIGTRAP | 0x80) ||
+		    ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(si), &si) <= 0 ||
+		    si.op != PTRACE_SYSCALL_INFO_ENTRY)
+			continue;
+		n += si.entry.nr == SYS_getrandom || si.entry.nr == SYS_preadv ||
+		     si.entry.nr == SYS_read;
+	}
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? n : -1;
+}
+
+/*
+ * A static program keeps a buffer as a dynamic one does: its libc may
+ * have dladdr1() and know no object, and the executable needs no pin.
+ * Without one, each of 1000 rand() calls would read its source.
+ */
+TEST(static_program_keeps_a_buffer)
+{
+	int calls;
+
+	if (!shim_buffers())
+		SKIP(return, "no buffers here: no /dev/arc4 and glibc >= 2.41");
+	calls = static_source_calls("unseeded 1000");
+	ASSERT_LE(0, calls) TH_LOG("tracing ref-static failed");
+	EXPECT_GT(100, calls)
+		TH_LOG("1000 values took %d reads of a source", calls);
 }
 
 TEST(static_program_with_arc4_legacy_matches_glibc_exactly)
