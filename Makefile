@@ -31,7 +31,7 @@ KDIR ?= $(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR),$(shell script
 SELFTEST_DIRS := $(patsubst %/Makefile,%,$(wildcard selftests/*/Makefile))
 
 .PHONY: all deps rig rig-vm module lib tools selftests kselftest test \
-	test-matrix demo check clean help \
+	test-matrix test-native demo check clean help \
 	$(SELFTEST_DIRS)
 
 all: module lib tools ## the module, the shim and the tools (not the tests)
@@ -92,6 +92,12 @@ test: all selftests ## every test, here and on TEST_RELEASES (trixie)
 
 test-matrix: all selftests ## the VM suites on 6 releases (2 arm64; MATRIX_ARCHES=amd64 for those alone), and a table
 	@scripts/tests-run --matrix
+
+# The trees make test-native builds arc4 in, natively, as a user would.
+NATIVE_RELEASES ?= bookworm-arm64
+
+test-native: rig-vm ## make, install, deb and DKMS natively in NATIVE_RELEASES' trees (bookworm-arm64)
+	@rc=0; for r in $(NATIVE_RELEASES); do selftests/install/native.sh $$r || rc=1; done; exit $$rc
 
 demo: rig-vm all ## show /dev/arc4 and the shim at work in the VM
 	@scripts/demo
