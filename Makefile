@@ -5,7 +5,8 @@
 # selftests/install/build.sh).  Where each group lives:
 #
 #   Makefile         build (all, module, lib, tools, selftests), test,
-#                    test-matrix, demo, check, deps, clean, help
+#                    test-matrix, test-native, demo, check, deps, rig,
+#                    rig-vm, clean, help
 #   mk/install.mk    install, uninstall and their parts, DKMS, autoload
 #   mk/deb.mk        deb, test-deb: the Debian packages
 #   mk/reliab.mk     debug-kernel, test-debug, soak, vmfork-test, coverage,
