@@ -9,12 +9,12 @@
 # clean clone of this checkout's HEAD is copied in, and there, with
 # apt-get and apt replaced by stand-ins that fail and say they were called:
 # `make` builds arc4dev.ko, libarc4 and the tools for the tree's
-# architecture, `make install` installs them, `make deb` names the
-# packaging tools it lacks.  Those are installed from the archive (as the
-# message says), `make deb` builds the packages, dpkg installs them and
-# DKMS builds the module.  The test VM then boots the overlay: the DKMS
-# module and the one `make install` put in extra/ each load and serve
-# /dev/arc4.  `make test-native` runs it for NATIVE_RELEASES.  Needs root
+# architecture, `make install` installs them and `make uninstall` removes
+# them, `make deb` names the packaging tools it lacks.  Those are installed
+# from the archive (as the message says), `make deb` builds the packages,
+# dpkg installs them and DKMS builds the module.  The test VM then boots
+# the overlay: the DKMS module loads (modprobe), and so does the one `make`
+# built (insmod), each serving /dev/arc4.  `make test-native` runs it for NATIVE_RELEASES.  Needs root
 # and the archive; under qemu-user, 20 to 40 minutes.  Prints TAP.
 #
 # ARC4_NATIVE_KEEP=1 keeps the overlay's changes (build/selftests/native/).
@@ -44,10 +44,10 @@ if [ "${1:-}" = --guest ]; then
 		reads
 	}
 	tap_check "the DKMS-built arc4dev loads (modprobe) and /dev/arc4 reads" dkms_loads
-	extra_loads() {
-		rmmod arc4dev && insmod "/lib/modules/$(uname -r)/extra/arc4dev.ko" && reads
+	make_loads() {
+		rmmod arc4dev && insmod /root/arc4/kmod/arc4dev.ko && reads
 	}
-	tap_check "the arc4dev.ko of make install loads (insmod) and /dev/arc4 reads" extra_loads
+	tap_check "the arc4dev.ko that make built loads (insmod) and /dev/arc4 reads" make_loads
 	tap_done
 	exit
 fi
@@ -127,7 +127,7 @@ step() {
 	in_tree "$*" >"$(log "$name")" 2>&1 || { tail -n 25 "$(log "$name")"; return 1; }
 }
 
-tap_plan 9
+tap_plan 10
 start=$(date +%s)
 git clone -q --no-hardlinks "$top" "$root$src" && stand_ins on ||
 	{ tap_fail "a clean clone of HEAD in the tree"; exit 1; }
@@ -152,6 +152,18 @@ make_install() {
 		{ echo "not in modules.dep or ld.so.cache"; return 1; }
 }
 tap_step "make install: module (depmod), shim (ldconfig), tools under /usr/local" make_install
+
+# As a user would before taking the packages: DKMS leaves a module alone
+# when the same version is in extra/.
+make_uninstall() {
+	local f
+	step uninstall "make uninstall" && no_apt || return 1
+	for f in /usr/local/lib/libarc4.so.1 /usr/local/bin/arc4ctl "/lib/modules/$kver/extra/arc4dev.ko"; do
+		[ ! -e "$root$f" ] || { echo "$f is still there"; return 1; }
+	done
+	! grep -q 'arc4dev' "$root/lib/modules/$kver/modules.dep" || { echo "still in modules.dep"; return 1; }
+}
+tap_step "make uninstall: all of it gone, modules.dep too" make_uninstall
 
 # What make deb lacks in the tree: the packaging tools (no apt-get).
 missing=
@@ -190,6 +202,9 @@ tap_step "make deb: the packages for $arch in build/deb/" make_deb
 echo "# make deb: $(($(date +%s) - t)) s"
 
 dkms_install() {
+	# One kernel, as on a user's machine: the rt flavour's headers out of
+	# DKMS's sight (each build takes minutes here).
+	rm -f "$root"/lib/modules/*-rt-*/build
 	stand_ins off
 	step dpkg "dpkg -i build/deb/*.deb"
 	local rc=$?
