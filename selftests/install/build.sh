@@ -88,8 +88,8 @@ tap_check "make -n of the default target, module, lib, tools, install, deb insta
 default_is_product() {
 	local out
 	out=$(make -n -C "$work/tree" KDIR="$kdir" 2>&1)
-	echo "$out" | grep -q 'arc4-audit' && echo "$out" | grep -q 'libarc4.so.1' &&
-		echo "$out" | grep -q "make -C $kdir .*modules" ||
+	grep -q arc4-audit <<<"$out" && grep -q libarc4.so.1 <<<"$out" &&
+		grep -q "make -C $kdir .*modules" <<<"$out" ||
 		{ echo "make -n does not build the module, the shim and the tools:"; echo "$out" | tail; return 1; }
 	! echo "$out" | sed "s|$work||g" | grep -E '(^|[ /])selftests/|kselftest|kernel-src' ||
 		{ echo "the default target builds tests"; return 1; }
@@ -103,7 +103,7 @@ says() {
 	if out=$("$@" 2>&1); then
 		echo "$* succeeded"; return 1
 	fi
-	echo "$out" | grep -qxF "$want" || { echo "$*: no line '$want' in:"; echo "$out" | tail -n 5; return 1; }
+	grep -qxF "$want" <<<"$out" || { echo "$*: no line '$want' in:"; echo "$out" | tail -n 5; return 1; }
 }
 no_kernel() {
 	local r

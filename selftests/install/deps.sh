@@ -249,7 +249,7 @@ build_set() {
 			{ echo "no kernel headers package in: $b"; return 1; }
 	fi
 	# make deps asks for that set.
-	make -n -s deps | grep -qx 'scripts/deps-install --build' ||
+	make -n -s deps | grep -x 'scripts/deps-install --build' >/dev/null ||
 		{ echo "make deps runs: $(make -n -s deps)"; return 1; }
 }
 tap_check "make deps: the build set alone (compiler, headers, libelf, capstone), no rig" build_set

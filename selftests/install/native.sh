@@ -116,7 +116,7 @@ no_apt() {
 built() {
 	local f
 	for f in "$@"; do
-		readelf -h "$root$f" 2>&1 | grep -q "Machine:.*$machine" ||
+		readelf -h "$root$f" 2>&1 | grep "Machine:.*$machine" >/dev/null ||
 			{ echo "$f: not an $machine ELF file"; ls -l "$root$f"; return 1; }
 	done
 }
@@ -137,7 +137,7 @@ make_all() {
 	step make "make -j2" && no_apt &&
 		built "$src/kmod/arc4dev.ko" "$src/lib/libarc4.so.1" \
 			"$src/build/tools/arc4ctl" "$src/build/tools/arc4-audit" &&
-		modinfo -F vermagic "$root$src/kmod/arc4dev.ko" | grep -q "^$kver " ||
+		modinfo -F vermagic "$root$src/kmod/arc4dev.ko" | grep "^$kver " >/dev/null ||
 		{ echo "vermagic: $(modinfo -F vermagic "$root$src/kmod/arc4dev.ko")"; return 1; }
 }
 tap_step "make: arc4dev.ko (for $kver), libarc4.so.1, arc4ctl, arc4-audit for $arch; no apt-get" make_all
@@ -148,7 +148,7 @@ make_install() {
 		built /usr/local/lib/libarc4.so.1 /usr/local/bin/arc4ctl \
 			"/lib/modules/$kver/extra/arc4dev.ko" &&
 		grep -q '^extra/arc4dev.ko:' "$root/lib/modules/$kver/modules.dep" &&
-		in_tree "ldconfig -p" | grep -q 'libarc4.so.1 .*/usr/local/lib/libarc4.so.1' ||
+		in_tree "ldconfig -p" | grep 'libarc4.so.1 .*/usr/local/lib/libarc4.so.1' >/dev/null ||
 		{ echo "not in modules.dep or ld.so.cache"; return 1; }
 }
 tap_step "make install: module (depmod), shim (ldconfig), tools under /usr/local" make_install
