@@ -6,8 +6,8 @@ BENCH_DEPS := libbsd-dev gnuplot-nox strace cargo librust-rand-chacha-dev
 
 .PHONY: bench bench-bins
 
-bench-bins: all ## the benchmark programs in build/bench/
-	@scripts/deps-install $(BENCH_DEPS)
+bench-bins: rig-vm all ## the benchmark programs in build/bench/
+	@scripts/deps-install --only $(BENCH_DEPS)
 	$(MAKE) -C bench TOP=$(TOP)
 
 bench: bench-bins ## arc4 against its peers (not a test)

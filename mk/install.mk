@@ -110,10 +110,10 @@ install: $(if $(wildcard /usr/include/criu/criu-plugin.h),install-criu)
 uninstall: uninstall-preload uninstall-module uninstall-lib uninstall-man ## what install put there
 uninstall: uninstall-autoload uninstall-tools uninstall-policy uninstall-criu
 
-# Build what is missing without `make deps` (installing needs no QEMU),
-# with the flags of `make module` so that nothing is rebuilt.
-install-build-module: ## build the module for install, without make deps
-	@test -n "$(KVER)" || { echo "arc4: no kernel tree in KDIR='$(KDIR)'"; exit 1; }
+# Build what is missing (installing needs no QEMU), with the flags of
+# `make module` so that nothing is rebuilt.
+install-build-module: ## build the module for install
+	$(arc4_need_kdir)
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
 
 install-build-lib: ## build the shim for install

@@ -33,43 +33,43 @@ SOAK_SCALE ?= 10
 
 .PHONY: debug-kernel test-debug test-kunit test-secureboot soak vmfork-test hibernate-test
 
-debug-kernel: deps ## build the KASAN/lockdep/UBSAN kernel (once)
+debug-kernel: rig ## build the KASAN/lockdep/UBSAN kernel (once)
 	@scripts/debug-kernel --arch $${VM_ARCH:-amd64}
 
-test-debug: all ## every VM test on the debug kernel
+test-debug: all selftests ## every VM test on the debug kernel
 	@scripts/debug-kernel-test
 
-test-kunit: deps ## the KUnit suite alone on the debug kernel
+test-kunit: rig ## the KUnit suite alone on the debug kernel
 	@scripts/debug-kernel-test --kunit
 
-test-secureboot: deps ## signed and unsigned arc4dev on a signature-checking kernel
+test-secureboot: rig ## signed and unsigned arc4dev on a signature-checking kernel
 	@selftests/install/secureboot.sh
 
-soak: all ## the stress tests SOAK_SCALE (10) times longer
+soak: all selftests ## the stress tests SOAK_SCALE (10) times longer
 	@ARC4_STRESS_SCALE=$(SOAK_SCALE) VM_TIMEOUT=$${VM_TIMEOUT:-7200} \
 		VM_MEM=$${VM_MEM:-4G} scripts/vm-run \
 		sh -c 'for t in $$(cat selftests/stress/vm-tests); do $$t; done'
 
-vmfork-test: all ## the VM-fork test alone
+vmfork-test: all selftests ## the VM-fork test alone
 	@scripts/vmfork-test
 
-hibernate-test: all ## the two-resume hibernation test alone
+hibernate-test: all selftests ## the two-resume hibernation test alone
 	@scripts/hibernate-test
 
 # make coverage: line and branch coverage of kmod/ and lib/, host and
 # debug-kernel VM runs merged (scripts/coverage --help).
 .PHONY: coverage
-coverage: deps ## line and branch coverage of kmod/ and lib/
+coverage: rig ## line and branch coverage of kmod/ and lib/
 	@scripts/coverage
 
 # make mutants: small faults in kmod/ and lib/, and whether the tests notice
 # (scripts/mutants --help; MUTANTS_ARGS="--per-file 4 --seed 1" and such).
 .PHONY: mutants
-mutants: deps ## mutation score of the tests
+mutants: rig ## mutation score of the tests
 	@scripts/mutants $(MUTANTS_ARGS)
 
 # make fuzz: trinity (installed by scripts/deps-install) against /dev/arc4
 # in the debug-kernel VM (scripts/fuzz --help; FUZZ_SEED=S FUZZ_SECONDS=N).
 .PHONY: fuzz
-fuzz: deps ## trinity against /dev/arc4 as nobody in the debug-kernel VM
+fuzz: rig ## trinity against /dev/arc4 as nobody in the debug-kernel VM
 	@scripts/fuzz

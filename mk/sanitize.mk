@@ -14,7 +14,7 @@ M32_DEPS := gcc-multilib libc6-dev-i386 libssl-dev:i386 liburing-dev:i386
 
 .PHONY: test-sanitize
 
-test-sanitize: all ## ASan+UBSan, TSan, valgrind; -m32 in the VM
+test-sanitize: all selftests ## ASan+UBSan, TSan, valgrind; -m32 in the VM
 	@scripts/deps-install $(SANITIZE_DEPS)
 	@$(if $(or $(if $(SANITIZE),,all),$(filter m32,$(SANITIZE))),scripts/deps-install --optional m32 $(M32_DEPS))
 	@scripts/sanitizer-test $(addprefix --only ,$(SANITIZE))

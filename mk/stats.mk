@@ -17,8 +17,8 @@ STATS_SOURCES ?=
 
 .PHONY: stats stats-bins
 
-stats-bins: module lib ## the statistics feeders in build/stats/
-	@scripts/deps-install $(STATS_DEPS)
+stats-bins: rig-vm module lib ## the statistics feeders in build/stats/
+	@scripts/deps-install --only $(STATS_DEPS)
 	$(MAKE) -C stats TOP=$(TOP)
 
 stats: stats-bins ## dieharder on /dev/arc4, the shim, /dev/urandom

@@ -15,5 +15,5 @@ SYSTEM_RELEASE ?= trixie
 
 .PHONY: test-system
 
-test-system: deps ## a whole Debian system under the shim
+test-system: rig ## a whole Debian system under the shim
 	@selftests/system/whole-system.sh $(SYSTEM_RELEASE)

@@ -22,7 +22,7 @@
 # (trixie) they are built in the copy first, with dpkg-buildpackage from
 # the checkout's files.  RELEASE-arm64 (bookworm-arm64, trixie-arm64) is
 # the same in that release's arm64 tree, booted in the arm64 VM; the host
-# release's arm64 packages are those of `make deb ARCH=arm64`
+# release's arm64 packages are those of `make deb ARCH=arm64` on amd64
 # (build/deb-arm64/*.deb).  Never touches the host's own system.  Needs root
 # and the archive.  Prints TAP.
 #
@@ -44,7 +44,7 @@ suite=${release%%-*} arch=${release#"${release%%-*}"}
 arch=${arch#-}
 arch=${arch:-amd64}
 made=build/deb make="make deb"
-[ "$arch" = amd64 ] || made=build/deb-$arch make="make deb ARCH=$arch"
+[ "$arch" = "$(dpkg --print-architecture)" ] || made=build/deb-$arch make="make deb ARCH=$arch"
 . selftests/install/tap.sh
 . scripts/lib/apt.sh
 

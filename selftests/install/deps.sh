@@ -8,7 +8,8 @@
 # package nobody can install is named and fails the install; the i386
 # toolchain of the -m32 part, when the archive cannot serve it, makes that
 # part NOT RUN (said, with the archive's error) without failing anything.
-# Prints TAP.
+# Its sets follow the machine's architecture (QEMU, kernel flavour), and
+# `make deps`'s build set holds no part of the test rig.  Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -93,14 +94,15 @@ if grep -qxF "$p" "$state/missing" 2>/dev/null; then
 fi
 exec "$real" "$@"
 EOF
-# dpkg: an amd64 machine whose foreign architectures are $state/archs.
+# dpkg: a machine of architecture $state/arch (default amd64) whose
+# foreign architectures are $state/archs.
 cat >"$work/bin/dpkg" <<EOF
 #!/bin/bash
 state=$state
 EOF
 cat >>"$work/bin/dpkg" <<'EOF'
 case $1 in
---print-architecture) echo amd64 ;;
+--print-architecture) cat "$state/arch" 2>/dev/null || echo amd64 ;;
 --print-foreign-architectures) cat "$state/archs" 2>/dev/null ;;
 --add-architecture) echo "$2" >>"$state/archs" ;;
 *) echo "dpkg stand-in: $*" >&2; exit 2 ;;
@@ -130,7 +132,7 @@ deps() {
 updates() { grep -cw update "$state/apt.log"; }
 has() { grep -qxF "$1" "$state/installed" 2>/dev/null; }
 
-tap_plan 5
+tap_plan 7
 
 update_fails_once() {
 	archive missing="arc4test-a arc4test-b" needs-update=1 update-fails=1
@@ -190,7 +192,7 @@ sanitize_m32() {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH="$work/bin:$PATH" \
 		SYNC_ERROR="$sync_error" ARC4_APT_PAUSE=0 \
 		ARC4_NOT_RUN_DIR="$work/not-run" SANITIZE_RESULTS="$work/results" \
-		make -o all test-sanitize SANITIZE=m32 >"$log" 2>&1
+		make -o all -o selftests test-sanitize SANITIZE=m32 >"$log" 2>&1
 	rc=$?
 	[ "$rc" = 0 ] || { echo "make test-sanitize: status $rc"; tail -n 30 "$log"; return 1; }
 	grep -q '^NOT RUN: m32: the archive cannot serve libssl-dev:i386 liburing-dev:i386' "$log" &&
@@ -204,10 +206,53 @@ sanitize_m32() {
 }
 if [ ! -e build/selftests/shim/ref-static ]; then
 	tap_skip "make test-sanitize SANITIZE=m32 without its i386 packages: NOT RUN, status 0" \
-		"build first (make)"
+		"build the tests first (make selftests)"
 else
 	tap_check "make test-sanitize SANITIZE=m32 without its i386 packages: NOT RUN, status 0" sanitize_m32
 fi
+
+# list ARCH ARGS...: deps-install --list ARGS on an ARCH machine, one line.
+list() {
+	archive arch="$1"
+	shift
+	PATH="$work/bin:$PATH" scripts/deps-install --list "$@" | tr '\n' ' '
+}
+# has_all LIST WORD...: each WORD is in LIST; lacks_all: none is.
+has_all() { local w; for w in "${@:2}"; do [[ " $1" == *" $w "* ]] || { echo "no $w in: $1"; return 1; }; done; }
+lacks_all() { local w; for w in "${@:2}"; do [[ " $1" != *" $w "* ]] || { echo "$w in: $1"; return 1; }; done; }
+by_arch() {
+	local a r
+	a=$(list arm64) && r=$(list arm64 --vm) || return 1
+	has_all "$a" qemu-system-arm linux-image-arm64 linux-headers-arm64 linux-source gcc &&
+		lacks_all "$a" qemu-system-x86 linux-image-amd64 linux-headers-amd64 gcc-multilib &&
+		has_all "$r" qemu-system-arm linux-image-arm64 &&
+		lacks_all "$r" qemu-system-x86 linux-source || return 1
+	a=$(list amd64) || return 1
+	has_all "$a" qemu-system-x86 linux-image-amd64 linux-headers-amd64 gcc-multilib &&
+		lacks_all "$a" qemu-system-arm linux-image-arm64
+}
+tap_check "the rig's packages follow the architecture: qemu-system-arm and -arm64 kernels on arm64" by_arch
+
+build_set() {
+	local b h
+	b=$(list arm64 --build) || return 1
+	h=$(uname -r)
+	has_all "$b" gcc make pkg-config libelf-dev libcapstone-dev || return 1
+	lacks_all "$b" qemu-system-arm qemu-system-x86 linux-image-arm64 linux-source \
+		busybox-static mmdebstrap clang cargo || return 1
+	# The headers: the running kernel's when present, else its package or
+	# the flavour's.
+	if [ -e "/lib/modules/$h/build/Makefile" ]; then
+		lacks_all "$b" "linux-headers-$h" linux-headers-arm64
+	else
+		[[ " $b" == *" linux-headers-$h "* || " $b" == *" linux-headers-arm64 "* ]] ||
+			{ echo "no kernel headers package in: $b"; return 1; }
+	fi
+	# make deps asks for that set.
+	make -n -s deps | grep -x 'scripts/deps-install --build' >/dev/null ||
+		{ echo "make deps runs: $(make -n -s deps)"; return 1; }
+}
+tap_check "make deps: the build set alone (compiler, headers, libelf, capstone), no rig" build_set
 
 # A test of the stand-ins themselves: today's deps-install stopped at the
 # first failed update; the stand-in's failure must be one apt sees as such.

@@ -19,7 +19,7 @@ kver=$(scripts/kver) || { tap_fail "kernel headers are installed"; exit 1; }
 arch=$(readlink -f "/lib/modules/$kver/build")
 common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$arch/Makefile")
 if [ ! -d "$arch/include" ] || [ ! -e "$common/include/crypto/chacha.h" ]; then
-	tap_fail "the headers of $kver are installed (make deps)"
+	tap_fail "the headers of $kver are installed (make rig-vm)"
 	exit 1
 fi
 work=$top/build/kbuild/chacha-state
