@@ -29,6 +29,7 @@
 #include <linux/arc4.h>
 #include <linux/random.h>
 
+#include "../device/pm_cycle.h"
 #include "shim_child.h"
 
 enum {
@@ -104,76 +105,6 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-struct shim {
-	pid_t pid;
-	int go, values;
-};
-
-static ssize_t read_all(int fd, void *buf, size_t len)
-{
-	size_t done = 0;
-	ssize_t n;
-
-	while (done < len) {
-		n = read(fd, (char *)buf + done, len - done);
-		if (n <= 0)
-			return n < 0 && errno == EINTR ? 0 : -1;
-		done += n;
-	}
-	return done;
-}
-
-static bool shim_start(struct shim *c, bool dynamic)
-{
-	int go[2], values[2];
-	char ready;
-
-	if (pipe(go) || pipe(values))
-		return false;
-	fflush(stdout);
-	c->pid = fork();
-	if (c->pid < 0)
-		return false;
-	if (c->pid == 0) {
-		close(go[1]);
-		close(values[0]);
-		if (!dynamic)
-			_exit(shim_child_draws(go[0], values[1]));
-		if (dup2(go[0], 0) != 0 || dup2(values[1], 1) != 1)
-			_exit(1);
-		execl(SHIM_DYNAMIC, SHIM_DYNAMIC, (char *)NULL);
-		_exit(127);
-	}
-	close(go[0]);
-	close(values[1]);
-	c->go = go[1];
-	c->values = values[0];
-	return read(c->values, &ready, 1) == 1;
-}
-
-static bool shim_next(struct shim *c, uint8_t out[SHIM_BYTES])
-{
-	char go = 0;
-	int st;
-	bool ok = write(c->go, &go, 1) == 1 &&
-		  read_all(c->values, out, SHIM_BYTES) == SHIM_BYTES;
-
-	ok &= waitpid(c->pid, &st, 0) == c->pid && WIFEXITED(st) &&
-	      WEXITSTATUS(st) == 0;
-	return ok;
-}
-
-static int put(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 static void hex(const uint8_t *p, size_t n)
 {
 	while (n--)
@@ -190,7 +121,7 @@ int main(void)
 {
 	uint8_t out[(STREAMS + 1) * PEEK + SHIMS * SHIM_BYTES], b[16];
 	int fd[STREAMS + 1], i, rnd, fails = 0;
-	struct shim shim[SHIMS];
+	struct shim_child shim[SHIMS];
 	pthread_t watcher;
 	struct sched_param fifo = { .sched_priority = 1 };
 	pthread_attr_t attr;
@@ -213,7 +144,8 @@ int main(void)
 		return 1;
 	}
 	for (i = 0; i < SHIMS; i++)
-		if (!shim_start(&shim[i], i == 1)) {
+		if (!shim_child_start(&shim[i],
+				      i == 1 ? SHIM_DYNAMIC : NULL)) {
 			printf("Bail out! shim process %d did not start\n", i);
 			return 1;
 		}
@@ -243,8 +175,8 @@ int main(void)
 		printf("Bail out! SCHED_FIFO: %s\n", strerror(errno));
 		return 1;
 	}
-	if (put("/sys/power/disk", "shutdown") ||
-	    put("/sys/power/state", "disk")) {
+	if (pm_write("/sys/power/disk", "shutdown") ||
+	    pm_write("/sys/power/state", "disk")) {
 		printf("Bail out! hibernation: %s\n", strerror(errno));
 		return 1;
 	}
@@ -274,7 +206,7 @@ int main(void)
 	for (i = 0; i <= STREAMS; i++)
 		ok = ok && fd[i] >= 0 && read(fd[i], out + i * PEEK, PEEK) == PEEK;
 	for (i = 0; i < SHIMS; i++)
-		ok = shim_next(&shim[i], out + (STREAMS + 1) * PEEK +
+		ok = shim_child_next(&shim[i], out + (STREAMS + 1) * PEEK +
 			       i * SHIM_BYTES) && ok;
 	fails += !ok;
 	printf("%sok 3 the copy read its streams and shim processes\n",

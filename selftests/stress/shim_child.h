@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A process drawing through the shim, for vmfork.c: static in vmfork
- * itself (libarc4.a), dynamic in vmfork-shim (-larc4).  It fills its
- * strong buffer (draws past the first, unbuffered values), writes one
- * byte to say so, and on a byte from the other side draws 6 arc4random(),
- * 6 rand() and 4 lrand48() and writes them.
+ * A process drawing through the shim, for vmfork.c and hibernate.c: static
+ * in the test program itself (libarc4.a), forked, or dynamic in vmfork-shim
+ * (-larc4), executed.  It fills its strong buffer (draws past the first,
+ * unbuffered values), writes one byte to say so, and on a byte from the
+ * other side draws 6 arc4random(), 6 rand() and 4 lrand48() and writes them.
  */
 #ifndef ARC4_SHIM_CHILD_H
 #define ARC4_SHIM_CHILD_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "arc4random.h"
+#include "../device/arc4_test.h"
 
 enum {
 	SHIM_VALUES = 16,	/* values a shim process hands over */
@@ -39,6 +43,61 @@ static inline int shim_child_draws(int go, int values)
 	for (; i < SHIM_VALUES; i++)
 		v[i] = lrand48();
 	return write(values, v, sizeof(v)) == sizeof(v) ? 0 : 1;
+}
+
+/* A shim process: its pid, our ends of its pipes. */
+struct shim_child {
+	pid_t pid;
+	int go, values;
+};
+
+/*
+ * Starts a shim process and waits until its buffer is full: with dynamic
+ * NULL this program, forked; otherwise the program at that path, executed
+ * with the pipes as its standard input and output.
+ */
+static inline bool shim_child_start(struct shim_child *c, const char *dynamic)
+{
+	int go[2], values[2];
+	char ready;
+
+	if (pipe(go) || pipe(values))
+		return false;
+	fflush(stdout);
+	c->pid = fork();
+	if (c->pid < 0)
+		return false;
+	if (c->pid == 0) {
+		close(go[1]);
+		close(values[0]);
+		if (!dynamic)
+			_exit(shim_child_draws(go[0], values[1]));
+		if (dup2(go[0], 0) != 0 || dup2(values[1], 1) != 1)
+			_exit(1);
+		execl(dynamic, dynamic, (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	close(values[1]);
+	c->go = go[1];
+	c->values = values[0];
+	return read(c->values, &ready, 1) == 1;
+}
+
+/* Its SHIM_VALUES values into out; true if it handed them all and exited 0. */
+static inline bool shim_child_next(struct shim_child *c,
+				   uint8_t out[SHIM_BYTES])
+{
+	char go = 0;
+	int st;
+	bool ok = write(c->go, &go, 1) == 1 &&
+		  read_full(c->values, out, SHIM_BYTES) == SHIM_BYTES;
+
+	close(c->go);
+	close(c->values);
+	ok &= waitpid(c->pid, &st, 0) == c->pid && WIFEXITED(st) &&
+	      WEXITSTATUS(st) == 0;
+	return ok;
 }
 
 #endif

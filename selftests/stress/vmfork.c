@@ -177,61 +177,12 @@ static bool unhex(uint8_t *out, const char *h, size_t len)
 	return true;
 }
 
-/* A shim process (shim_child.h): its pid, our ends of its pipes. */
-struct shim_child {
-	pid_t pid;
-	int go, values;
-};
-
-/* Static: this program, forked; dynamic: vmfork-shim. */
-static bool shim_child_start(struct shim_child *c, bool dynamic)
-{
-	int go[2], values[2];
-	char ready;
-
-	if (pipe(go) || pipe(values))
-		return false;
-	fflush(stdout);
-	c->pid = fork();
-	if (c->pid < 0)
-		return false;
-	if (c->pid == 0) {
-		close(go[1]);
-		close(values[0]);
-		if (!dynamic)
-			_exit(shim_child_draws(go[0], values[1]));
-		if (dup2(go[0], 0) != 0 || dup2(values[1], 1) != 1)
-			_exit(1);
-		execl(VMFORK_SHIM, VMFORK_SHIM, (char *)NULL);
-		_exit(127);
-	}
-	close(go[0]);
-	close(values[1]);
-	c->go = go[1];
-	c->values = values[0];
-	return read(c->values, &ready, 1) == 1;
-}
-
-static bool shim_child_next(struct shim_child *c, uint8_t out[SHIM_BYTES])
-{
-	char go = 0;
-	int st;
-	bool ok = write(c->go, &go, 1) == 1 &&
-		  read_full(c->values, out, SHIM_BYTES) == SHIM_BYTES;
-
-	close(c->go);
-	close(c->values);
-	ok &= waitpid(c->pid, &st, 0) == c->pid && WIFEXITED(st) &&
-	      WEXITSTATUS(st) == 0;
-	return ok;
-}
-
 static bool shims_start(struct shim_child *c)
 {
 	int i;
 
 	for (i = 0; i < SHIMS; i++)
-		if (!shim_child_start(&c[i], i == 1))
+		if (!shim_child_start(&c[i], i == 1 ? VMFORK_SHIM : NULL))
 			return false;
 	return true;
 }
