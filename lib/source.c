@@ -222,14 +222,15 @@ static int device_read(int fd, uint8_t *buf, size_t len)
 /*
  * The generation page (struct arc4_generation in <linux/arc4.h>): mapped
  * from the strong descriptor, and kept (the library is never unloaded: -z
- * nodelete).  Until then arc4_gen points at a constant 0, and buffer.c
+ * nodelete).  Until then arc4_gen points at a constant that is never 0
+ * (a buffer a fork zeroed must match no generation, shim.h), and buffer.c
  * keeps no buffer while the device serves.  A mapping that failed (a
  * transient ENOMEM; a module that refuses the PROT_EXEC a READ_IMPLIES_EXEC
  * process adds) is tried again at most once a second.  The descriptor is
  * checked after the mmap() as well: a file swapped in before it is not
  * the page.  Under fd_lock.
  */
-static const uint64_t gen_none;
+static const uint64_t gen_none = ~(uint64_t)0;
 const uint64_t *arc4_gen = &gen_none;
 static unsigned long gen_tried_ms;	/* last failed mmap(); 0: none */
 
