@@ -73,6 +73,14 @@ ARC4_HIDDEN void arc4_lock(void);
 ARC4_HIDDEN void arc4_unlock(void);
 /* The calling thread's token: its thread id, in a forked child too. */
 ARC4_HIDDEN unsigned int arc4_thread_token(void);
+/*
+ * A lock word (0: free) of the same kind, not nested: its holder's token
+ * is in the word from the instant it is taken, so a thread can tell
+ * whether it holds it (arc4_owned_by_me()).
+ */
+ARC4_HIDDEN void arc4_owned_lock(unsigned int *word);
+ARC4_HIDDEN void arc4_owned_unlock(unsigned int *word);
+ARC4_HIDDEN int arc4_owned_by_me(const unsigned int *word);
 
 /*
  * Strong output: /dev/arc4 through a per-thread buffer, getrandom() when

@@ -273,25 +273,24 @@ static void gen_map(int fd, dev_t rdev, ino_t ino)
  * (both between our two checks) is not seen.
  *
  * fd_lock guards this record, not the reads, so threads refill in
- * parallel.  fd_owner is its holder's thread token, so that a fork() from
- * a signal handler that interrupted its holder does not wait for it.
+ * parallel.  It is an owner-token lock (lock.c): the holder's thread
+ * token is in the word from the instant it is taken, so that a fork()
+ * from a signal handler that interrupted its holder, anywhere, does not
+ * wait for it.
  */
-static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned int fd_owner;
+static unsigned int fd_lock;
 static int strong_fd = -1;
 static dev_t strong_rdev;
 static ino_t strong_ino;
 
 static void fd_lock_take(void)
 {
-	pthread_mutex_lock(&fd_lock);
-	__atomic_store_n(&fd_owner, arc4_thread_token(), __ATOMIC_RELAXED);
+	arc4_owned_lock(&fd_lock);
 }
 
 static void fd_lock_drop(void)
 {
-	__atomic_store_n(&fd_owner, 0, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&fd_lock);
+	arc4_owned_unlock(&fd_lock);
 }
 
 /* The strong descriptor, opened if due; what it is in *rdev and *ino. */
@@ -371,8 +370,7 @@ static __thread int tls_fd_skipped __attribute__((tls_model("initial-exec")));
 
 void arc4_source_lock(void)
 {
-	tls_fd_skipped = __atomic_load_n(&fd_owner, __ATOMIC_RELAXED) ==
-			 arc4_thread_token();
+	tls_fd_skipped = arc4_owned_by_me(&fd_lock);
 	if (!tls_fd_skipped)
 		fd_lock_take();
 }

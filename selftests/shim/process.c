@@ -218,6 +218,40 @@ TEST(fork_from_a_handler_that_interrupted_a_refill_does_not_deadlock)
 }
 
 /*
+ * A thread's first token fetch (a gettid system call) is held by a
+ * seccomp supervisor, which signals the thread there; the handler forks.
+ * The fetch must not run while the descriptor record's lock is taken
+ * but not yet marked as the thread's: the fork handler would wait for
+ * its own thread.  alarm() ends the test then.
+ */
+TEST(fork_from_a_handler_at_the_first_token_fetch_does_not_deadlock)
+{
+	struct sock_filter f[] = {
+		BPF_X86_64_SYSCALL_NR,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_gettid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	static struct interrupter in;
+	pthread_t t;
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	in.tid = syscall(SYS_gettid);
+	signal(SIGUSR1, fork_in_handler);
+	in.listener = seccomp_install(f, sizeof(f) / sizeof(f[0]),
+				      SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	ASSERT_LE(0, in.listener);
+	ASSERT_EQ(0, pthread_create(&t, NULL, interrupt_fstat, &in));
+	alarm(20);
+	for (int i = 0; i < 2000; i++)
+		(void)arc4random();
+	alarm(0);
+	EXPECT_EQ(1, in.signalled) TH_LOG("no gettid seen");
+	EXPECT_EQ(1, forked_ok) TH_LOG("the handler's child failed");
+}
+
+/*
  * A handler that forks and lets its child return into the call it
  * interrupted (a take, a refill): the child's buffer was zeroed under
  * that call, which must not then count those zeroes as strong bytes.  A
