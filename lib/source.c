@@ -161,7 +161,11 @@ static int fd_above_stdio(int fd)
 /*
  * Open /dev/arc4, close-on-exec, above 2, checked to be an arc4 stream in
  * strong mode; record what it is.  A node that fails the check is closed
- * and refused for good.
+ * and refused for good.  O_NONBLOCK and O_NOCTTY: whatever else is at the
+ * path (a FIFO, a terminal) must neither block the open nor become the
+ * session's controlling terminal before fd_chr() refuses it.  The device
+ * itself honours O_NONBLOCK only at open, while the kernel RNG is not
+ * ready (EAGAIN: missing for now, getrandom() serves and waits).
  */
 int arc4_device_open(dev_t *rdev, ino_t *ino)
 {
@@ -170,7 +174,8 @@ int arc4_device_open(dev_t *rdev, ino_t *ino)
 	if (!device_may_open())
 		return -1;
 	do
-		fd = open(ARC4_DEVICE, O_RDONLY | O_CLOEXEC);
+		fd = open(ARC4_DEVICE,
+			  O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	while (fd < 0 && errno == EINTR);
 	if (fd >= 0)
 		fd = fd_above_stdio(fd);
@@ -462,12 +467,39 @@ static int device_fill(uint8_t *buf, size_t len)
 }
 
 /*
+ * The re-entered path's own descriptor for /dev/arc4: opened as
+ * arc4_device_open() does, moved above 2, checked; by raw system calls.
+ * -1 if there is none.
+ */
+static int device_open_raw(dev_t *rdev, ino_t *ino)
+{
+	int fd = syscall(SYS_openat, AT_FDCWD, ARC4_DEVICE,
+			 O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd >= 0 && fd <= 2) {
+		int high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 3);
+
+		syscall(SYS_close, fd);
+		fd = high;
+	}
+	if (fd < 0)
+		return -1;
+	if (!fd_chr(fd, rdev, ino) || !fd_reseeds(fd)) {
+		syscall(SYS_close, fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * device_fill() for a call that re-entered the shim on a thread already
  * inside it (a signal handler, or a preloaded hook on something we
  * called): the thread may hold fd_lock, so take no lock, and call nothing
  * a preloaded library can interpose, which could re-enter again.  The
  * strong descriptor we already have (read without the lock: a record
- * caught mid-update fails the check), else one of our own for this call.
+ * caught mid-update fails the check), else one of our own for this call,
+ * closed after it only if the number still holds it (another thread may
+ * have closed it and reused the number meanwhile).
  */
 static int device_fill_raw(uint8_t *buf, size_t len)
 {
@@ -478,18 +510,13 @@ static int device_fill_raw(uint8_t *buf, size_t len)
 	if (fd < 0 || !fd_is_strong(fd, rdev, ino)) {
 		if (__atomic_load_n(&device_refused, __ATOMIC_RELAXED))
 			return 0;
-		fd = syscall(SYS_openat, AT_FDCWD, ARC4_DEVICE,
-			     O_RDONLY | O_CLOEXEC);
+		fd = device_open_raw(&rdev, &ino);
 		if (fd < 0)
 			return 0;
 		own = 1;
-		if (!fd_chr(fd, &rdev, &ino) || !fd_reseeds(fd)) {
-			syscall(SYS_close, fd);
-			return 0;
-		}
 	}
 	ok = device_read(fd, buf, len) && fd_is_strong(fd, rdev, ino);
-	if (own)
+	if (own && arc4_fd_is(fd, rdev, ino))
 		syscall(SYS_close, fd);
 	if (!ok)
 		explicit_bzero(buf, len);
