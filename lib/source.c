@@ -195,24 +195,31 @@ int arc4_device_open(dev_t *rdev, ino_t *ino)
 
 /*
  * A read of a device: preadv() at DEVICE_POS, by raw system calls, which
- * nothing can interpose and none of which is a cancellation point (preadv
- * passes its offset as two longs on every ABI).  A strong stream ignores
- * the position.  Positional, so that whatever a program swapped onto the
- * number loses nothing: a pipe, socket or terminal fails with ESPIPE
- * without giving up a byte, a regular file has nothing there (unless it
- * is sparse to 4 EiB), and no read ever takes the VFS's position lock.
- * The caller checks afterwards what it read from.
+ * nothing can interpose and none of which is a cancellation point.  A
+ * strong stream ignores the position.  Positional, so that most of what a
+ * program can swap onto the number gives up nothing: a pipe, socket or
+ * terminal fails with ESPIPE without giving up a byte, a regular file has
+ * nothing there (unless it is sparse to 4 EiB), and no read ever takes
+ * the VFS's position lock.  A character device that ignores the offset
+ * does give up what it serves (/dev/kmsg a record): the check before the
+ * read narrows that to a swap between the check and the read.  The caller
+ * checks afterwards what it read from.  The offset is two longs (low,
+ * high) except on x32, whose preadv takes one 64-bit register.
  */
 #define DEVICE_POS (1ULL << 62)
+#if defined(__x86_64__) && defined(__ILP32__)
+#define DEVICE_POS_ARGS (unsigned long long)DEVICE_POS
+#else
+#define DEVICE_POS_ARGS (unsigned long)DEVICE_POS, \
+			(unsigned long)(DEVICE_POS >> 32)
+#endif
 enum { DEVICE_CHUNK = 1 << 30 };
 
 static int device_read(int fd, uint8_t *buf, size_t len)
 {
 	while (len > 0) {
 		struct iovec iov = { buf, len < DEVICE_CHUNK ? len : DEVICE_CHUNK };
-		long n = syscall(SYS_preadv, fd, &iov, 1,
-				 (unsigned long)DEVICE_POS,
-				 (unsigned long)(DEVICE_POS >> 32));
+		long n = syscall(SYS_preadv, fd, &iov, 1, DEVICE_POS_ARGS);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -226,14 +233,17 @@ static int device_read(int fd, uint8_t *buf, size_t len)
 
 /*
  * The generation page (struct arc4_generation in <linux/arc4.h>): mapped
- * from the strong descriptor, and kept (the library is never unloaded: -z
+ * once the strong descriptor is open, and kept (the library is never unloaded: -z
  * nodelete).  Until then arc4_gen points at a constant that is never 0
  * (a buffer a fork zeroed must match no generation, shim.h), and buffer.c
  * keeps no buffer while the device serves.  A mapping that failed (a
  * transient ENOMEM; a module that refuses the PROT_EXEC a READ_IMPLIES_EXEC
- * process adds) is tried again at most once a second.  The descriptor is
- * checked after the mmap() as well: a file swapped in before it is not
- * the page.  Under fd_lock.
+ * process adds) is tried again at most once a second.  Mapped from a
+ * descriptor of its own, opened for the mmap() and closed after it: the
+ * program does not know its number, so it cannot swap a file of its own
+ * in and /dev/arc4 back around the mmap() (it would leave arc4_gen on
+ * that file's page for good).  Checked before and after the mmap() to be
+ * the node the strong descriptor came from.  Under fd_lock.
  */
 static const uint64_t gen_none = ~(uint64_t)0;
 const uint64_t *arc4_gen = &gen_none;
@@ -246,18 +256,31 @@ static int gen_due(void)
 	return last == 0 || coarse_ms() - last >= 1000;
 }
 
-static void gen_map(int fd, dev_t rdev, ino_t ino)
+static void gen_map(dev_t rdev, ino_t ino)
 {
-	void *p;
+	void *p = MAP_FAILED;
+	dev_t r = 0;
+	ino_t i = 0;
+	int fd;
 
 	if (arc4_gen != &gen_none || !gen_due())
 		return;
-	p = mmap(NULL, sizeof(struct arc4_generation), PROT_READ, MAP_SHARED,
-		 fd, 0);
+	fd = open(ARC4_DEVICE, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0)
+		fd = fd_above_stdio(fd);
+	if (fd >= 0 && !fd_chr(fd, &r, &i)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0 && r == rdev && i == ino)
+		p = mmap(NULL, sizeof(struct arc4_generation), PROT_READ,
+			 MAP_SHARED, fd, 0);
 	if (p != MAP_FAILED && !arc4_fd_is(fd, rdev, ino)) {
 		munmap(p, sizeof(struct arc4_generation));
 		p = MAP_FAILED;
 	}
+	if (fd >= 0 && arc4_fd_is(fd, r, i))
+		close(fd);
 	if (p == MAP_FAILED) {
 		__atomic_store_n(&gen_tried_ms, coarse_ms(), __ATOMIC_RELAXED);
 		return;
@@ -310,7 +333,7 @@ static int strong_fd_get(dev_t *rdev, ino_t *ino)
 	if (fd < 0)
 		fd = arc4_device_open(&strong_rdev, &strong_ino);
 	if (fd >= 0)
-		gen_map(fd, strong_rdev, strong_ino);
+		gen_map(strong_rdev, strong_ino);
 	*rdev = strong_rdev;
 	*ino = strong_ino;
 	__atomic_store_n(&strong_fd, fd, __ATOMIC_RELAXED);
