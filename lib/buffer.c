@@ -21,9 +21,8 @@
  * own reads.  It is MADV_DONTDUMP, and wiped and unmapped at thread exit
  * by a thread-specific key's destructor.  The destructor must outlive a
  * dlclose() of whatever object holds this code: libarc4.so is linked -z
- * nodelete, an executable is never unloaded, and a shared object that
- * linked libarc4.a is pinned the same way (RTLD_NODELETE) before the key
- * is made.  A thread that cannot have
+ * nodelete, and a shared object that linked libarc4.a is pinned the same
+ * way (RTLD_NODELETE) by a constructor (strong_pin()).  A thread that cannot have
  * all of that (no key left, an object that cannot be pinned, a kernel
  * before 4.14 without MADV_WIPEONFORK) keeps no buffer: every call reads
  * its source, slower but never shared with a child.
@@ -45,9 +44,6 @@
 #include "strong.h"
 
 enum { ARC4_EARLY_DRAWS = 16 };
-
-extern __typeof__(dladdr1) dladdr1 __attribute__((weak));
-extern __typeof__(dlsym) dlsym __attribute__((weak));
 
 _Static_assert(sizeof(struct arc4_strong) <= ARC4_STRONG_MAP,
 	       "one mapping per thread");
@@ -81,33 +77,27 @@ static void strong_thread_exit(void *p)
 	munmap(p, ARC4_STRONG_MAP);
 }
 
-/* dl_iterate_phdr() reports the executable first: stop there. */
-static int strong_in_first(struct dl_phdr_info *info, size_t size, void *addr)
-{
-	uintptr_t a = (uintptr_t)addr;
-	int i;
-
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type == PT_LOAD && a >= start &&
-		    a - start < ph->p_memsz)
-			return 1;
-	}
-	return 2;
-}
-
 /*
  * Keep the object that holds this code loaded for good, so that the key's
- * destructor never points into an unmapped one: 1 if it is, or is the
- * executable.  dladdr1() and dlsym() are weak, and dlopen() is found by
- * dlsym(): a static executable, which nothing unloads, may lack them, and
- * a static link that names dlopen() warns.  A static executable's libc
- * may have them and still know no object (dladdr1() fails): then the
- * executable's own segments say whether this code is in it.
+ * destructor never points into an unmapped one.  libarc4.so (built with
+ * ARC4_NODELETE) is linked -z nodelete: nothing to do.  libarc4.a pins
+ * the object it was linked into from a constructor, where the dynamic
+ * linker's lock is either not held or held by this thread (dlopen() of
+ * that object), never lazily under a lock of ours or a caller's (an
+ * allocator's).  Until it has run, or where the pin failed, threads keep
+ * no buffer.  An executable needs no pin, nor does a static one (whose
+ * dladdr1() may not know it): dladdr1() or dlsym() missing, dladdr1()
+ * failing, or an object without a name.
  */
+#ifdef ARC4_NODELETE
+static const int strong_pinned = 1;
+#else
+static int strong_pinned;
+
+extern __typeof__(dladdr1) dladdr1 __attribute__((weak));
+extern __typeof__(dlsym) dlsym __attribute__((weak));
+
+/* dlopen() found by dlsym(): a static link that names it warns. */
 static int strong_pin(void)
 {
 	void *(*open_dl)(const char *, int);
@@ -117,15 +107,22 @@ static int strong_pin(void)
 	if (!dladdr1 || !dlsym)
 		return 1;
 	if (!dladdr1((void *)strong_thread_exit, &info, (void **)&map,
-		     RTLD_DL_LINKMAP) || map == NULL)
-		return dl_iterate_phdr(strong_in_first,
-				       (void *)strong_thread_exit) == 1;
-	if (map->l_name == NULL || map->l_name[0] == '\0')
+		     RTLD_DL_LINKMAP) || map == NULL ||
+	    map->l_name == NULL || map->l_name[0] == '\0')
 		return 1;
 	open_dl = (void *(*)(const char *, int))dlsym(RTLD_DEFAULT, "dlopen");
 	return open_dl && open_dl(map->l_name, RTLD_LAZY | RTLD_NOLOAD |
 					       RTLD_NODELETE) != NULL;
 }
+
+__attribute__((constructor)) static void strong_pin_init(void)
+{
+	int saved_errno = errno;
+
+	__atomic_store_n(&strong_pinned, strong_pin(), __ATOMIC_RELEASE);
+	errno = saved_errno;
+}
+#endif
 
 /*
  * Without a key of our own there is no way to wipe a buffer when its
@@ -134,8 +131,8 @@ static int strong_pin(void)
  */
 static void strong_once_init(void)
 {
-	strong_key_ok = strong_pin() &&
-			pthread_key_create(&strong_key, strong_thread_exit) == 0;
+	strong_key_ok = pthread_key_create(&strong_key,
+					   strong_thread_exit) == 0;
 }
 
 /* The thread's mapping; NULL (for good) if it cannot have one. */
@@ -143,6 +140,8 @@ static struct arc4_strong *strong_map(void)
 {
 	struct arc4_strong *s;
 
+	if (!__atomic_load_n(&strong_pinned, __ATOMIC_ACQUIRE))
+		return NULL;	/* not yet, or not at all: no buffer now */
 	pthread_once(&strong_once, strong_once_init);
 	if (!strong_key_ok)
 		goto fail;
@@ -212,8 +211,11 @@ static struct arc4_strong *strong_buffer(void)
 /*
  * Refill s if it cannot serve len bytes of this generation.  The
  * generation is read (acquire) before the read: a machine copied during
- * it shows a new one.  0 where the buffer must not be used now
- * (strong_unbuffered()).
+ * it shows a new one.  It is stored before the read and avail after it,
+ * so that in the child of a fork made in the middle (by a signal handler
+ * that interrupted this) the zeroed s->gen matches no generation, and the
+ * partly zeroed bytes are never taken.  0 where the buffer must not be
+ * used now (strong_unbuffered()).
  */
 static int strong_refill(struct arc4_strong *s, size_t len)
 {
@@ -226,8 +228,12 @@ static int strong_refill(struct arc4_strong *s, size_t len)
 		return 0;
 	}
 	gen = arc4_generation_acquire();
-	arc4_source_fill(s->buf, sizeof(s->buf), ARC4_FILL_BUFFER);
+	s->avail = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	s->gen = gen;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	arc4_source_fill(s->buf, sizeof(s->buf), ARC4_FILL_BUFFER);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	s->avail = sizeof(s->buf);
 	return 1;
 }

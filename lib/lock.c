@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The state lock: arc4_lock(), arc4_unlock(), arc4_lock_forked(), and
- * the thread token it is held by, arc4_thread_token().
+ * the thread token it is held by, arc4_thread_token(); and the same kind
+ * of lock for other words, arc4_owned_lock() and friends.
  *
  * One lock for all deterministic state (shim.h).  A futex word holding its
  * owner's token (LOCK_WAITERS set while someone sleeps on it), not a
@@ -95,13 +96,34 @@ unsigned int arc4_thread_token(void)
 	return lock_token();
 }
 
-static void lock_futex(int op, unsigned int val)
+static void lock_futex(unsigned int *word, int op, unsigned int val)
 {
 	int saved_errno = errno;
 
-	syscall(SYS_futex, &state_lock, op | FUTEX_PRIVATE_FLAG, val, NULL,
-		NULL, 0);
+	syscall(SYS_futex, word, op | FUTEX_PRIVATE_FLAG, val, NULL, NULL, 0);
 	errno = saved_errno;
+}
+
+/* Wait for *word to be free and take it as me. */
+static void lock_wait(unsigned int *word, unsigned int me, unsigned int cur)
+{
+	for (;;) {
+		if (cur != 0) {
+			if (!(cur & LOCK_WAITERS) &&
+			    !__atomic_compare_exchange_n(word, &cur,
+							 cur | LOCK_WAITERS, 0,
+							 __ATOMIC_RELAXED,
+							 __ATOMIC_RELAXED))
+				continue;
+			lock_futex(word, FUTEX_WAIT, cur | LOCK_WAITERS);
+		}
+		/* Woken, or it was free: others may still sleep. */
+		cur = 0;
+		if (__atomic_compare_exchange_n(word, &cur, me | LOCK_WAITERS,
+						0, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return;
+	}
 }
 
 /* The lock was not free: ours already (nested), or wait for it. */
@@ -112,24 +134,7 @@ static __attribute__((noinline)) void lock_contended(unsigned int me,
 		tls_nested++;
 		return;
 	}
-	for (;;) {
-		if (cur != 0) {
-			if (!(cur & LOCK_WAITERS) &&
-			    !__atomic_compare_exchange_n(&state_lock, &cur,
-							 cur | LOCK_WAITERS, 0,
-							 __ATOMIC_RELAXED,
-							 __ATOMIC_RELAXED))
-				continue;
-			lock_futex(FUTEX_WAIT, cur | LOCK_WAITERS);
-		}
-		/* Woken, or it was free: others may still sleep. */
-		cur = 0;
-		if (__atomic_compare_exchange_n(&state_lock, &cur,
-						me | LOCK_WAITERS, 0,
-						__ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED))
-			return;
-	}
+	lock_wait(&state_lock, me, cur);
 }
 
 /*
@@ -153,9 +158,35 @@ void arc4_unlock(void)
 		tls_nested--;
 		return;
 	}
-	if (__atomic_exchange_n(&state_lock, 0, __ATOMIC_RELEASE) &
-	    LOCK_WAITERS)
-		lock_futex(FUTEX_WAKE, 1);
+	arc4_owned_unlock(&state_lock);
+}
+
+/*
+ * Another lock of the same kind, without nesting (source.c's descriptor
+ * record): the owner is in the word from the instant it is taken to the
+ * instant it is dropped, so a fork handler can ask arc4_owned_by_me()
+ * whether its own thread holds it.  The token is fetched before the word
+ * is touched: its first fetch makes system calls.
+ */
+void arc4_owned_lock(unsigned int *word)
+{
+	unsigned int me = lock_token(), cur = 0;
+
+	if (!__atomic_compare_exchange_n(word, &cur, me, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		lock_wait(word, me, cur);
+}
+
+void arc4_owned_unlock(unsigned int *word)
+{
+	if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) & LOCK_WAITERS)
+		lock_futex(word, FUTEX_WAKE, 1);
+}
+
+int arc4_owned_by_me(const unsigned int *word)
+{
+	return (__atomic_load_n(word, __ATOMIC_RELAXED) & ~LOCK_WAITERS) ==
+	       lock_token();
 }
 
 /* In a forked child, whose only thread has a new id. */

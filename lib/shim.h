@@ -73,6 +73,14 @@ ARC4_HIDDEN void arc4_lock(void);
 ARC4_HIDDEN void arc4_unlock(void);
 /* The calling thread's token: its thread id, in a forked child too. */
 ARC4_HIDDEN unsigned int arc4_thread_token(void);
+/*
+ * A lock word (0: free) of the same kind, not nested: its holder's token
+ * is in the word from the instant it is taken, so a thread can tell
+ * whether it holds it (arc4_owned_by_me()).
+ */
+ARC4_HIDDEN void arc4_owned_lock(unsigned int *word);
+ARC4_HIDDEN void arc4_owned_unlock(unsigned int *word);
+ARC4_HIDDEN int arc4_owned_by_me(const unsigned int *word);
 
 /*
  * Strong output: /dev/arc4 through a per-thread buffer, getrandom() when
@@ -90,7 +98,13 @@ ARC4_HIDDEN unsigned int arc4_thread_token(void);
  * generation page (arc4_gen, mapped by source.c), and a take compares it:
  * after a VM fork or a hibernation resume the page has moved on and the
  * buffer counts as empty.  Where the page is not mapped arc4_gen points at
- * a constant 0 (and while /dev/arc4 serves, no thread keeps a buffer).
+ * a nonzero constant (and while /dev/arc4 serves, no thread keeps a
+ * buffer).  No generation is ever 0, the s->gen of a buffer a fork has
+ * zeroed: a signal handler that forks, and whose child returns into a
+ * take or a refill it interrupted, leaves a child whose buffer matches no
+ * generation whatever that call then stores in avail, and a take that
+ * finds s->gen zeroed after its copy fails (what it copied may be the
+ * zeroes).
  * Only equality matters: on a 32-bit machine a torn read of the counter
  * is a change, which costs a refill and nothing else.  A take's load may
  * be relaxed; the one before a refill is an acquire
@@ -164,6 +178,9 @@ static inline int arc4_strong_take(void *out, size_t len)
 		s->avail = avail;
 		memcpy(out, s->buf + avail, len);
 		memset(s->buf + avail, 0, len);
+		/* A fork in between zeroed the child's s->gen and s->buf. */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		ok = arc4_likely(s->gen != 0);
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	arc4_tls_strong = s;

@@ -161,7 +161,11 @@ static int fd_above_stdio(int fd)
 /*
  * Open /dev/arc4, close-on-exec, above 2, checked to be an arc4 stream in
  * strong mode; record what it is.  A node that fails the check is closed
- * and refused for good.
+ * and refused for good.  O_NONBLOCK and O_NOCTTY: whatever else is at the
+ * path (a FIFO, a terminal) must neither block the open nor become the
+ * session's controlling terminal before fd_chr() refuses it.  The device
+ * itself honours O_NONBLOCK only at open, while the kernel RNG is not
+ * ready (EAGAIN: missing for now, getrandom() serves and waits).
  */
 int arc4_device_open(dev_t *rdev, ino_t *ino)
 {
@@ -170,7 +174,8 @@ int arc4_device_open(dev_t *rdev, ino_t *ino)
 	if (!device_may_open())
 		return -1;
 	do
-		fd = open(ARC4_DEVICE, O_RDONLY | O_CLOEXEC);
+		fd = open(ARC4_DEVICE,
+			  O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	while (fd < 0 && errno == EINTR);
 	if (fd >= 0)
 		fd = fd_above_stdio(fd);
@@ -190,24 +195,31 @@ int arc4_device_open(dev_t *rdev, ino_t *ino)
 
 /*
  * A read of a device: preadv() at DEVICE_POS, by raw system calls, which
- * nothing can interpose and none of which is a cancellation point (preadv
- * passes its offset as two longs on every ABI).  A strong stream ignores
- * the position.  Positional, so that whatever a program swapped onto the
- * number loses nothing: a pipe, socket or terminal fails with ESPIPE
- * without giving up a byte, a regular file has nothing there (unless it
- * is sparse to 4 EiB), and no read ever takes the VFS's position lock.
- * The caller checks afterwards what it read from.
+ * nothing can interpose and none of which is a cancellation point.  A
+ * strong stream ignores the position.  Positional, so that most of what a
+ * program can swap onto the number gives up nothing: a pipe, socket or
+ * terminal fails with ESPIPE without giving up a byte, a regular file has
+ * nothing there (unless it is sparse to 4 EiB), and no read ever takes
+ * the VFS's position lock.  A character device that ignores the offset
+ * does give up what it serves (/dev/kmsg a record): the check before the
+ * read narrows that to a swap between the check and the read.  The caller
+ * checks afterwards what it read from.  The offset is two longs (low,
+ * high) except on x32, whose preadv takes one 64-bit register.
  */
 #define DEVICE_POS (1ULL << 62)
+#if defined(__x86_64__) && defined(__ILP32__)
+#define DEVICE_POS_ARGS (unsigned long long)DEVICE_POS
+#else
+#define DEVICE_POS_ARGS (unsigned long)DEVICE_POS, \
+			(unsigned long)(DEVICE_POS >> 32)
+#endif
 enum { DEVICE_CHUNK = 1 << 30 };
 
 static int device_read(int fd, uint8_t *buf, size_t len)
 {
 	while (len > 0) {
 		struct iovec iov = { buf, len < DEVICE_CHUNK ? len : DEVICE_CHUNK };
-		long n = syscall(SYS_preadv, fd, &iov, 1,
-				 (unsigned long)DEVICE_POS,
-				 (unsigned long)(DEVICE_POS >> 32));
+		long n = syscall(SYS_preadv, fd, &iov, 1, DEVICE_POS_ARGS);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -221,15 +233,19 @@ static int device_read(int fd, uint8_t *buf, size_t len)
 
 /*
  * The generation page (struct arc4_generation in <linux/arc4.h>): mapped
- * from the strong descriptor, and kept (the library is never unloaded: -z
- * nodelete).  Until then arc4_gen points at a constant 0, and buffer.c
+ * once the strong descriptor is open, and kept (the library is never unloaded: -z
+ * nodelete).  Until then arc4_gen points at a constant that is never 0
+ * (a buffer a fork zeroed must match no generation, shim.h), and buffer.c
  * keeps no buffer while the device serves.  A mapping that failed (a
  * transient ENOMEM; a module that refuses the PROT_EXEC a READ_IMPLIES_EXEC
- * process adds) is tried again at most once a second.  The descriptor is
- * checked after the mmap() as well: a file swapped in before it is not
- * the page.  Under fd_lock.
+ * process adds) is tried again at most once a second.  Mapped from a
+ * descriptor of its own, opened for the mmap() and closed after it: the
+ * program does not know its number, so it cannot swap a file of its own
+ * in and /dev/arc4 back around the mmap() (it would leave arc4_gen on
+ * that file's page for good).  Checked before and after the mmap() to be
+ * the node the strong descriptor came from.  Under fd_lock.
  */
-static const uint64_t gen_none;
+static const uint64_t gen_none = ~(uint64_t)0;
 const uint64_t *arc4_gen = &gen_none;
 static unsigned long gen_tried_ms;	/* last failed mmap(); 0: none */
 
@@ -240,18 +256,31 @@ static int gen_due(void)
 	return last == 0 || coarse_ms() - last >= 1000;
 }
 
-static void gen_map(int fd, dev_t rdev, ino_t ino)
+static void gen_map(dev_t rdev, ino_t ino)
 {
-	void *p;
+	void *p = MAP_FAILED;
+	dev_t r = 0;
+	ino_t i = 0;
+	int fd;
 
 	if (arc4_gen != &gen_none || !gen_due())
 		return;
-	p = mmap(NULL, sizeof(struct arc4_generation), PROT_READ, MAP_SHARED,
-		 fd, 0);
+	fd = open(ARC4_DEVICE, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0)
+		fd = fd_above_stdio(fd);
+	if (fd >= 0 && !fd_chr(fd, &r, &i)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0 && r == rdev && i == ino)
+		p = mmap(NULL, sizeof(struct arc4_generation), PROT_READ,
+			 MAP_SHARED, fd, 0);
 	if (p != MAP_FAILED && !arc4_fd_is(fd, rdev, ino)) {
 		munmap(p, sizeof(struct arc4_generation));
 		p = MAP_FAILED;
 	}
+	if (fd >= 0 && arc4_fd_is(fd, r, i))
+		close(fd);
 	if (p == MAP_FAILED) {
 		__atomic_store_n(&gen_tried_ms, coarse_ms(), __ATOMIC_RELAXED);
 		return;
@@ -272,25 +301,24 @@ static void gen_map(int fd, dev_t rdev, ino_t ino)
  * (both between our two checks) is not seen.
  *
  * fd_lock guards this record, not the reads, so threads refill in
- * parallel.  fd_owner is its holder's thread token, so that a fork() from
- * a signal handler that interrupted its holder does not wait for it.
+ * parallel.  It is an owner-token lock (lock.c): the holder's thread
+ * token is in the word from the instant it is taken, so that a fork()
+ * from a signal handler that interrupted its holder, anywhere, does not
+ * wait for it.
  */
-static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned int fd_owner;
+static unsigned int fd_lock;
 static int strong_fd = -1;
 static dev_t strong_rdev;
 static ino_t strong_ino;
 
 static void fd_lock_take(void)
 {
-	pthread_mutex_lock(&fd_lock);
-	__atomic_store_n(&fd_owner, arc4_thread_token(), __ATOMIC_RELAXED);
+	arc4_owned_lock(&fd_lock);
 }
 
 static void fd_lock_drop(void)
 {
-	__atomic_store_n(&fd_owner, 0, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&fd_lock);
+	arc4_owned_unlock(&fd_lock);
 }
 
 /* The strong descriptor, opened if due; what it is in *rdev and *ino. */
@@ -305,7 +333,7 @@ static int strong_fd_get(dev_t *rdev, ino_t *ino)
 	if (fd < 0)
 		fd = arc4_device_open(&strong_rdev, &strong_ino);
 	if (fd >= 0)
-		gen_map(fd, strong_rdev, strong_ino);
+		gen_map(strong_rdev, strong_ino);
 	*rdev = strong_rdev;
 	*ino = strong_ino;
 	__atomic_store_n(&strong_fd, fd, __ATOMIC_RELAXED);
@@ -370,8 +398,7 @@ static __thread int tls_fd_skipped __attribute__((tls_model("initial-exec")));
 
 void arc4_source_lock(void)
 {
-	tls_fd_skipped = __atomic_load_n(&fd_owner, __ATOMIC_RELAXED) ==
-			 arc4_thread_token();
+	tls_fd_skipped = arc4_owned_by_me(&fd_lock);
 	if (!tls_fd_skipped)
 		fd_lock_take();
 }
@@ -463,12 +490,39 @@ static int device_fill(uint8_t *buf, size_t len)
 }
 
 /*
+ * The re-entered path's own descriptor for /dev/arc4: opened as
+ * arc4_device_open() does, moved above 2, checked; by raw system calls.
+ * -1 if there is none.
+ */
+static int device_open_raw(dev_t *rdev, ino_t *ino)
+{
+	int fd = syscall(SYS_openat, AT_FDCWD, ARC4_DEVICE,
+			 O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd >= 0 && fd <= 2) {
+		int high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 3);
+
+		syscall(SYS_close, fd);
+		fd = high;
+	}
+	if (fd < 0)
+		return -1;
+	if (!fd_chr(fd, rdev, ino) || !fd_reseeds(fd)) {
+		syscall(SYS_close, fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * device_fill() for a call that re-entered the shim on a thread already
  * inside it (a signal handler, or a preloaded hook on something we
  * called): the thread may hold fd_lock, so take no lock, and call nothing
  * a preloaded library can interpose, which could re-enter again.  The
  * strong descriptor we already have (read without the lock: a record
- * caught mid-update fails the check), else one of our own for this call.
+ * caught mid-update fails the check), else one of our own for this call,
+ * closed after it only if the number still holds it (another thread may
+ * have closed it and reused the number meanwhile).
  */
 static int device_fill_raw(uint8_t *buf, size_t len)
 {
@@ -479,18 +533,13 @@ static int device_fill_raw(uint8_t *buf, size_t len)
 	if (fd < 0 || !fd_is_strong(fd, rdev, ino)) {
 		if (__atomic_load_n(&device_refused, __ATOMIC_RELAXED))
 			return 0;
-		fd = syscall(SYS_openat, AT_FDCWD, ARC4_DEVICE,
-			     O_RDONLY | O_CLOEXEC);
+		fd = device_open_raw(&rdev, &ino);
 		if (fd < 0)
 			return 0;
 		own = 1;
-		if (!fd_chr(fd, &rdev, &ino) || !fd_reseeds(fd)) {
-			syscall(SYS_close, fd);
-			return 0;
-		}
 	}
 	ok = device_read(fd, buf, len) && fd_is_strong(fd, rdev, ino);
-	if (own)
+	if (own && arc4_fd_is(fd, rdev, ino))
 		syscall(SYS_close, fd);
 	if (!ok)
 		explicit_bzero(buf, len);

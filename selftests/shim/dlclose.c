@@ -115,4 +115,52 @@ TEST(dlclose_of_a_plugin_with_libarc4_a_then_thread_exit_is_safe)
 		TH_LOG("the exited thread's buffer is still mapped");
 }
 
+struct first_draws {
+	uint32_t (*arc4random)(void);
+	volatile int go;
+};
+
+/* 50 ms into the dlopen() below, a thread's first buffered draws. */
+static void *first_draws(void *arg)
+{
+	struct first_draws *f = arg;
+
+	while (!f->go)
+		usleep(1000);
+	usleep(50 * 1000);
+	for (int i = 0; i < SHIM_BUFFERED_AFTER; i++)
+		(void)f->arc4random();
+	return NULL;
+}
+
+/*
+ * A library constructor draws while another thread makes its first
+ * buffered draw: neither may wait for the other (the dynamic linker's
+ * lock, held by the dlopen() that runs the constructor, against a
+ * once-only set-up of the shim's).  alarm() ends a test that hangs.
+ */
+TEST(a_constructor_draws_while_a_thread_makes_its_first_buffered_draw)
+{
+	struct first_draws f = { 0 };
+	char path[PATH_MAX];
+	void *shim, *h;
+	pthread_t t;
+
+	shim = dlopen(libarc4_so(), RTLD_NOW | RTLD_LOCAL);
+	ASSERT_NE(NULL, shim) TH_LOG("%s", dlerror());
+	f.arc4random = (uint32_t (*)(void))dlsym(shim, "arc4random");
+	ASSERT_NE(NULL, f.arc4random);
+	setenv("ARC4_CTOR_LIB", libarc4_so(), 1);
+	snprintf(path, sizeof(path), "%s/libctor.so", test_dir());
+	ASSERT_EQ(0, pthread_create(&t, NULL, first_draws, &f));
+	alarm(20);
+	f.go = 1;
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	pthread_join(t, NULL);
+	alarm(0);
+	ASSERT_NE(NULL, h) TH_LOG("%s", dlerror());
+	dlclose(h);
+	dlclose(shim);
+}
+
 TEST_HARNESS_MAIN

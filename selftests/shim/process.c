@@ -217,6 +217,118 @@ TEST(fork_from_a_handler_that_interrupted_a_refill_does_not_deadlock)
 	EXPECT_EQ(1, forked_ok) TH_LOG("the handler's child failed");
 }
 
+/*
+ * A thread's first token fetch (a gettid system call) is held by a
+ * seccomp supervisor, which signals the thread there; the handler forks.
+ * The fetch must not run while the descriptor record's lock is taken
+ * but not yet marked as the thread's: the fork handler would wait for
+ * its own thread.  alarm() ends the test then.
+ */
+TEST(fork_from_a_handler_at_the_first_token_fetch_does_not_deadlock)
+{
+	struct sock_filter f[] = {
+		BPF_X86_64_SYSCALL_NR,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_gettid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	static struct interrupter in;
+	pthread_t t;
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	in.tid = syscall(SYS_gettid);
+	signal(SIGUSR1, fork_in_handler);
+	in.listener = seccomp_install(f, sizeof(f) / sizeof(f[0]),
+				      SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	ASSERT_LE(0, in.listener);
+	ASSERT_EQ(0, pthread_create(&t, NULL, interrupt_fstat, &in));
+	alarm(20);
+	for (int i = 0; i < 2000; i++)
+		(void)arc4random();
+	alarm(0);
+	EXPECT_EQ(1, in.signalled) TH_LOG("no gettid seen");
+	EXPECT_EQ(1, forked_ok) TH_LOG("the handler's child failed");
+}
+
+/*
+ * A handler that forks and lets its child return into the call it
+ * interrupted (a take, a refill): the child's buffer was zeroed under
+ * that call, which must not then count those zeroes as strong bytes.  A
+ * thread signals the drawing thread every 2 ms; each child draws 4096
+ * pairs of words and counts the pairs that are both 0 (by chance:
+ * 2^-64 each).
+ */
+static volatile sig_atomic_t zf_in_child, zf_bad, zf_stop;
+static volatile int zf_forks;
+static pid_t zf_tid;
+
+static void zf_handler(int sig)
+{
+	int saved = errno, st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		zf_in_child = 1;
+		return;
+	}
+	if (pid > 0 && waitpid(pid, &st, 0) == pid &&
+	    !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		zf_bad = 1;
+	zf_forks++;
+	errno = saved;
+}
+
+static void *zf_pest(void *arg)
+{
+	while (!zf_stop) {
+		syscall(SYS_tgkill, getpid(), zf_tid, SIGUSR1);
+		usleep(2000);
+	}
+	return NULL;
+}
+
+static void zf_child_draws(void)
+{
+	sigset_t all;
+	int zeros = 0;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	for (int i = 0; i < 4096; i++) {
+		uint32_t a = arc4random(), b = arc4random();
+
+		zeros += a == 0 && b == 0;
+	}
+	_exit(zeros ? 1 : 0);
+}
+
+TEST(a_child_forked_in_a_handler_never_takes_the_zeroed_buffer)
+{
+	struct sigaction sa;
+	time_t end = time(NULL) + 4;
+	pthread_t t;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = zf_handler;
+	sa.sa_flags = SA_RESTART;
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	zf_tid = syscall(SYS_gettid);
+	draw_until_buffered();
+	ASSERT_EQ(0, pthread_create(&t, NULL, zf_pest, NULL));
+	while (!zf_bad && zf_forks < 400 && time(NULL) < end) {
+		(void)arc4random();
+		if (zf_in_child)
+			zf_child_draws();
+	}
+	zf_stop = 1;
+	pthread_join(t, NULL);
+	signal(SIGUSR1, SIG_DFL);
+	EXPECT_EQ(0, zf_bad) TH_LOG("a child handed out zeroed words");
+	if (!zf_bad)
+		EXPECT_LT(10, zf_forks) TH_LOG("too few forks to tell");
+}
+
 /* ---- a generation page that cannot be mapped --------------------------- */
 
 /*

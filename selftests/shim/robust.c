@@ -373,6 +373,37 @@ TEST(strong_output_never_reads_dev_zero_at_dev_urandom)
 }
 
 /*
+ * A FIFO at /dev/arc4 (no writer): opening it for reading blocks, unless
+ * the shim opens without waiting and refuses what is not a character
+ * device.  alarm() ends a child that waits.
+ */
+TEST(strong_output_never_waits_on_a_fifo_at_dev_arc4)
+{
+	int st;
+	pid_t pid = fork();
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		uint32_t v = 0;
+
+		if (private_dev(0) != 0)
+			_exit(4);
+		if (mkfifo("/dev/arc4", 0666) != 0)
+			_exit(5);
+		alarm(10);
+		for (int i = 0; i < 2000; i++)
+			v |= arc4random();
+		_exit(v ? 0 : 6);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 4)
+		SKIP(return, "a private /dev needs root (a mount namespace)");
+	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("killed by signal %d (14: it waited)",
+					  WTERMSIG(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+}
+
+/*
  * No device reachable and getrandom() refused: the call must die of
  * SIGABRT and never return a value.  It runs in a fresh image (exec after
  * the seccomp filter is in place): glibc 2.41 and later serve getrandom()

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libctor.so, for dlclose: a library whose constructor draws strong
+ * values from the shim (the libarc4.so named by ARC4_CTOR_LIB, already
+ * loaded) after a pause, while the dynamic linker's lock is held by the
+ * dlopen() that runs it.
+ */
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+__attribute__((constructor)) static void ctor_draw(void)
+{
+	const char *lib = getenv("ARC4_CTOR_LIB");
+	uint32_t (*draw)(void);
+	void *h;
+
+	if (!lib || !(h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD)))
+		return;
+	draw = (uint32_t (*)(void))dlsym(h, "arc4random");
+	usleep(300 * 1000);
+	for (int i = 0; draw && i < 64; i++)
+		(void)draw();
+	dlclose(h);
+}
