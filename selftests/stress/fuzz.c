@@ -215,6 +215,7 @@ static int check_stream(struct __test_metadata *_metadata, struct model *m,
 
 static const unsigned int known_cmds[] = {
 	ARC4_IOC_SEED, ARC4_IOC_STRONG, ARC4_IOC_RESEED, ARC4_IOC_GET_INFO,
+	ARC4_IOC_GET_SEED, ARC4_IOC_NEW_GENERATION,
 };
 
 /*
@@ -236,7 +237,7 @@ static unsigned int pick_cmd(void)
 	unsigned int type, nr, size, dir;
 
 	if (rnd_below(3) == 0)
-		return known_cmds[rnd_below(4)];
+		return known_cmds[rnd_below(ARRAY_SIZE(known_cmds))];
 	do {
 		type = rnd_below(4) ? 'Y' : (rnd_below(2) ? 'Y' - 3 +
 			rnd_below(7) : rnd_below(256));
@@ -273,6 +274,10 @@ static long predict_ioctl(struct model *m, unsigned int cmd,
 		return m->deterministic ? -EINVAL : 0;
 	case ARC4_IOC_GET_INFO:
 		return t->writable < sizeof(struct arc4_info) ? -EFAULT : 0;
+	case ARC4_IOC_GET_SEED:
+	case ARC4_IOC_NEW_GENERATION:
+		/* Checkpoint/restore only: the fuzzer runs as nobody. */
+		return -EPERM;
 	default:
 		return -ENOTTY;
 	}
