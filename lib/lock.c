@@ -22,7 +22,8 @@
  * (arc4_lock_forked()); a child of _Fork() or of a raw clone runs no
  * handler, so the cache is good only while a word in a MADV_WIPEONFORK
  * page, which every child sees zeroed, says so.  Where no such page can
- * be had, the atfork handler alone.
+ * be had, the atfork handler alone.  The locks the forking thread held
+ * pass to its new token in the child (arc4_lock_forked()).
  *
  * Taking and dropping the lock is no cancellation point (the futex calls
  * are raw system calls); the few paths under it that call one (det.c's
@@ -189,8 +190,26 @@ int arc4_owned_by_me(const unsigned int *word)
 	       lock_token();
 }
 
-/* In a forked child, whose only thread has a new id. */
+/*
+ * In a forked child, whose only thread has a new id: the locks fork()
+ * held (fork_prepare() took them, or this thread held them already and a
+ * signal handler forked) are its old token's, and become its new one's,
+ * so that it finds them its own at its next nested arc4_lock() or fork().
+ * No other thread is left to wait: the waiters bit goes.
+ */
+static unsigned int token_forked;	/* the forking thread's old token */
+
+void arc4_owned_forked(unsigned int *word)
+{
+	unsigned int cur = __atomic_load_n(word, __ATOMIC_RELAXED);
+
+	if (cur != 0 && (cur & ~LOCK_WAITERS) == token_forked)
+		__atomic_store_n(word, lock_token(), __ATOMIC_RELAXED);
+}
+
 void arc4_lock_forked(void)
 {
+	token_forked = tls_token;
 	tls_token = 0;
+	arc4_owned_forked(&state_lock);
 }

@@ -81,6 +81,9 @@ ARC4_HIDDEN unsigned int arc4_thread_token(void);
 ARC4_HIDDEN void arc4_owned_lock(unsigned int *word);
 ARC4_HIDDEN void arc4_owned_unlock(unsigned int *word);
 ARC4_HIDDEN int arc4_owned_by_me(const unsigned int *word);
+/* In a forked child, after arc4_lock_forked(): the forking thread's hold
+ * on word, if it had one, passes to the child's thread. */
+ARC4_HIDDEN void arc4_owned_forked(unsigned int *word);
 
 /*
  * Strong output: /dev/arc4 through a per-thread buffer, getrandom() when
