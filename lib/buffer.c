@@ -28,8 +28,10 @@
  * its source, slower but never shared with a child.
  *
  * tls_own is the thread's mapping; arc4_tls_strong (shim.h) is the same
- * pointer while no call on the thread uses it, &arc4_strong_none while
- * one does or while the thread has none.
+ * pointer while no call on the thread uses it, &arc4_strong_busy while
+ * one does, &arc4_strong_none while the thread has none (or had none
+ * when a take that a handler interrupted began: a call that finds none
+ * and a mapping is idle, and restores it).
  * tls_busy marks the slow path: a call that finds it set, or finds the
  * mapping in use, re-entered the shim on this thread, and takes its bytes
  * from the sources' raw path without touching the buffer.
@@ -48,8 +50,8 @@ enum { ARC4_EARLY_DRAWS = 16 };
 _Static_assert(sizeof(struct arc4_strong) <= ARC4_STRONG_MAP,
 	       "one mapping per thread");
 
-/* Empty (avail 0) for good: 16 KiB of .bss that no one touches. */
-struct arc4_strong arc4_strong_none;
+/* Empty (avail 0) for good: 16 KiB of .bss each that no one touches. */
+struct arc4_strong arc4_strong_none, arc4_strong_busy;
 
 __thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec"))) = &arc4_strong_none;
@@ -250,7 +252,7 @@ static int strong_slow(void *out, size_t len)
 	struct arc4_strong *s = tls_own;
 	int saved_errno = errno, served = 1, cancel;
 
-	if (tls_busy || (s != NULL && arc4_tls_strong != s)) {
+	if (tls_busy || (s != NULL && arc4_tls_strong == &arc4_strong_busy)) {
 		arc4_source_fill(out, len, ARC4_FILL_REENTERED);
 		errno = saved_errno;
 		return 1;
@@ -259,7 +261,7 @@ static int strong_slow(void *out, size_t len)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	cancel = arc4_cancel_off();
 	s = strong_buffer();
-	arc4_tls_strong = &arc4_strong_none;	/* held, as in _take() */
+	arc4_tls_strong = &arc4_strong_busy;	/* held, as in _take() */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (s == NULL || len >= ARC4_STRONG_BUF || !strong_refill(s, len))
 		arc4_source_fill(out, len, strong_direct_order(len));

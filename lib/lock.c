@@ -22,7 +22,8 @@
  * (arc4_lock_forked()); a child of _Fork() or of a raw clone runs no
  * handler, so the cache is good only while a word in a MADV_WIPEONFORK
  * page, which every child sees zeroed, says so.  Where no such page can
- * be had, the atfork handler alone.
+ * be had, the atfork handler alone.  The locks the forking thread held
+ * pass to its new token in the child (arc4_lock_forked()).
  *
  * Taking and dropping the lock is no cancellation point (the futex calls
  * are raw system calls); the few paths under it that call one (det.c's
@@ -67,6 +68,28 @@ static void token_live_map(void)
 }
 
 /*
+ * A forked child's words that its thread held under its old token
+ * (arc4_lock_forked()); tls_forked marks that thread until its first
+ * token fetch passes them to its new token.
+ */
+static unsigned int token_forked;
+static unsigned int *forked_words[2];
+static unsigned int forked_count;
+static __thread int tls_forked __attribute__((tls_model("initial-exec")));
+
+static void lock_pass_forked(unsigned int t)
+{
+	for (unsigned int i = 0; i < forked_count; i++) {
+		unsigned int cur = __atomic_load_n(forked_words[i],
+						   __ATOMIC_RELAXED);
+
+		if (cur != 0 && (cur & ~LOCK_WAITERS) == token_forked)
+			__atomic_store_n(forked_words[i], t, __ATOMIC_RELAXED);
+	}
+	tls_forked = 0;
+}
+
+/*
  * Once per thread (and once in a child), out of line: inlined, the system
  * calls would make arc4_lock() save and restore registers on every call.
  */
@@ -78,6 +101,8 @@ static __attribute__((noinline, cold)) unsigned int lock_token_fetch(void)
 	if (__atomic_load_n(&token_live, __ATOMIC_RELAXED) == &token_never)
 		token_live_map();
 	__atomic_store_n(token_live, 1, __ATOMIC_RELAXED);
+	if (tls_forked)
+		lock_pass_forked(t);
 	tls_token = t;
 	errno = saved_errno;
 	return t;
@@ -185,12 +210,31 @@ void arc4_owned_unlock(unsigned int *word)
 
 int arc4_owned_by_me(const unsigned int *word)
 {
-	return (__atomic_load_n(word, __ATOMIC_RELAXED) & ~LOCK_WAITERS) ==
-	       lock_token();
+	unsigned int me = lock_token();	/* first: it may pass the word */
+
+	return (__atomic_load_n(word, __ATOMIC_RELAXED) & ~LOCK_WAITERS) == me;
 }
 
-/* In a forked child, whose only thread has a new id. */
+/*
+ * In a forked child, whose only thread has a new id: the locks fork()
+ * held (fork_prepare() took them, or this thread held them already and a
+ * signal handler forked) are its old token's, and become its new one's,
+ * so that it finds them its own at its next nested arc4_lock() or fork().
+ * That happens at its next token fetch (lock_token_fetch()), which comes
+ * before any look at a lock word, so that the child handler makes no
+ * system call.  No other thread is left to wait: the waiters bit goes.
+ */
+void arc4_owned_forked(unsigned int *word)
+{
+	if (forked_count < sizeof(forked_words) / sizeof(forked_words[0]))
+		forked_words[forked_count++] = word;
+}
+
 void arc4_lock_forked(void)
 {
+	token_forked = tls_token;
 	tls_token = 0;
+	tls_forked = 1;
+	forked_count = 0;
+	arc4_owned_forked(&state_lock);
 }

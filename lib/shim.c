@@ -95,8 +95,9 @@ void arc4_die(const char *why)
 /*
  * The state lock and the descriptor record are held across fork(), so the
  * child finds them consistent (unless the forking thread holds them
- * itself: a signal handler that interrupted it forks); the child forgets
- * its lock token and looks for a missing /dev/arc4 again at once.  Strong
+ * itself: a signal handler that interrupted it forks); the child passes
+ * them from its thread's old token to its new one (lock.c), so that it
+ * finds them its own, and looks for a missing /dev/arc4 again at once.  Strong
  * buffers need nothing: every one is MADV_WIPEONFORK, so the child finds
  * them zeroed (empty) without touching their pages.
  */
@@ -114,8 +115,8 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
-	arc4_source_forked();
 	arc4_lock_forked();
+	arc4_source_forked();
 	arc4_source_unlock();
 	arc4_unlock();
 }

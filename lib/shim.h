@@ -81,6 +81,9 @@ ARC4_HIDDEN unsigned int arc4_thread_token(void);
 ARC4_HIDDEN void arc4_owned_lock(unsigned int *word);
 ARC4_HIDDEN void arc4_owned_unlock(unsigned int *word);
 ARC4_HIDDEN int arc4_owned_by_me(const unsigned int *word);
+/* In a forked child, after arc4_lock_forked(): the forking thread's hold
+ * on word, if it had one, passes to the child's thread. */
+ARC4_HIDDEN void arc4_owned_forked(unsigned int *word);
 
 /*
  * Strong output: /dev/arc4 through a per-thread buffer, getrandom() when
@@ -116,12 +119,14 @@ ARC4_HIDDEN int arc4_owned_by_me(const unsigned int *word);
  * two instructions and call the shim itself.  If both read avail and both
  * wrote it back, they would take the same bytes, one of them already
  * zeroed by the other.  So arc4_tls_strong points at the buffer only while
- * no call on the thread is using it: a call points it at arc4_strong_none
+ * no call on the thread is using it: a call points it at arc4_strong_busy
  * (an empty buffer, never written) before it reads avail and restores it
  * when done, and a call that finds that goes to the slow path, which
  * serves it straight from a source without touching the buffer.  A thread
- * without a buffer points at arc4_strong_none too, so the common path has
- * no NULL test.  Its cost is those two stores, kept in place by
+ * without a buffer points at arc4_strong_none, as empty, so the common
+ * path has no NULL test; a call that finds it while the thread has a
+ * buffer (a handler made one while a take held none) is idle and takes
+ * the buffer back.  Its cost is those two stores, kept in place by
  * compiler-only signal fences: no lock, no atomic instruction, no system
  * call.
  */
@@ -135,7 +140,7 @@ struct arc4_strong {
 };
 
 ARC4_HIDDEN extern const uint64_t *arc4_gen;
-ARC4_HIDDEN extern struct arc4_strong arc4_strong_none;
+ARC4_HIDDEN extern struct arc4_strong arc4_strong_none, arc4_strong_busy;
 ARC4_HIDDEN extern __thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec")));
 
@@ -167,7 +172,7 @@ static inline int arc4_strong_take(void *out, size_t len)
 	size_t avail;
 	int ok;
 
-	arc4_tls_strong = &arc4_strong_none;
+	arc4_tls_strong = &arc4_strong_busy;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* Read once: the generation's volatile load would force a reload. */
 	avail = s->avail;

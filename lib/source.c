@@ -391,27 +391,37 @@ int arc4_source_generation(void)
 /*
  * fork(): the record is held across it, so the child finds it
  * consistent; unless this thread holds it already (a signal handler
- * forks while it interrupted a refill), which then goes on in both
- * processes and drops it itself.
+ * forks while it interrupted a refill, or fork()'s own prepare stage),
+ * which then goes on in both processes and drops it itself.
+ * tls_fd_nested counts those levels, so that each prepare pairs with
+ * its own parent or child stage however deep the handlers fork.
  */
-static __thread int tls_fd_skipped __attribute__((tls_model("initial-exec")));
+static __thread unsigned int tls_fd_nested
+	__attribute__((tls_model("initial-exec")));
 
 void arc4_source_lock(void)
 {
-	tls_fd_skipped = arc4_owned_by_me(&fd_lock);
-	if (!tls_fd_skipped)
+	if (arc4_owned_by_me(&fd_lock))
+		tls_fd_nested++;
+	else
 		fd_lock_take();
 }
 
 void arc4_source_unlock(void)
 {
-	if (!tls_fd_skipped)
+	if (tls_fd_nested)
+		tls_fd_nested--;
+	else
 		fd_lock_drop();
 }
 
-/* The child looks for a missing /dev/arc4 and an unmapped page at once. */
+/*
+ * The child's thread holds the record under its new token, and looks for
+ * a missing /dev/arc4 and an unmapped page at once.
+ */
 void arc4_source_forked(void)
 {
+	arc4_owned_forked(&fd_lock);
 	__atomic_store_n(&device_missing_ms, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&gen_tried_ms, 0, __ATOMIC_RELAXED);
 }

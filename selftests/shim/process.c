@@ -16,6 +16,12 @@
 #include "shim_test.h"
 
 unsigned int arc4_thread_token(void);	/* lib/lock.c, hidden */
+void arc4_lock(void);			/* lib/lock.c, hidden */
+void arc4_unlock(void);
+void arc4_source_lock(void);		/* lib/source.c, hidden: fork's */
+void arc4_source_unlock(void);		/* prepare and parent stages */
+extern __thread void *arc4_tls_strong;	/* lib/buffer.c, hidden */
+extern char arc4_strong_none[];
 
 /* The 16 KiB wipe-on-fork mapping: the thread's strong buffer, or NULL. */
 static void *buffer_address(void)
@@ -368,6 +374,111 @@ TEST(no_buffer_without_the_generation_page_and_the_page_is_retried)
 	 * again; 3: no buffer after it was.
 	 */
 	EXPECT_EQ(0, child_status(pid));
+}
+
+/*
+ * The thread holds the descriptor record (as fork()'s prepare stage does)
+ * when it forks (as a handler run inside that stage may): the inner
+ * fork's stages must leave it to the outer one, which drops it.  A thread
+ * then waits for it forever if it was left held: alarm() ends the test.
+ */
+static void *take_the_record(void *unused)
+{
+	(void)unused;
+	arc4_source_lock();
+	arc4_source_unlock();
+	return NULL;
+}
+
+TEST(a_fork_inside_the_prepare_stage_leaves_the_record_to_it)
+{
+	pthread_t t;
+	pid_t pid;
+
+	alarm(20);
+	arc4_source_lock();
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	arc4_source_unlock();
+	EXPECT_EQ(0, child_status(pid));
+	ASSERT_EQ(0, pthread_create(&t, NULL, take_the_record, NULL));
+	pthread_join(t, NULL);
+	alarm(0);
+}
+
+/*
+ * A child forked while its thread held the state lock (a handler that
+ * interrupted a deterministic call forks) holds it under its own token:
+ * a nested arc4_lock() and a fork() there go on instead of waiting for
+ * the parent's thread.  A hung child is killed by its alarm().
+ */
+TEST(a_child_forked_under_the_state_lock_holds_it_as_its_own)
+{
+	pid_t pid;
+
+	arc4_lock();
+	pid = fork();
+	if (pid == 0) {
+		pid_t p2;
+
+		alarm(10);
+		arc4_lock();
+		arc4_unlock();
+		p2 = fork();
+		if (p2 == 0)
+			_exit(0);
+		_exit(child_status(p2));
+	}
+	arc4_unlock();
+	EXPECT_EQ(0, child_status(pid)) TH_LOG("the child waited for itself");
+}
+
+/* The same for the descriptor record (a handler that interrupted a refill). */
+TEST(a_child_forked_under_the_record_holds_it_as_its_own)
+{
+	pid_t pid;
+
+	arc4_source_lock();
+	pid = fork();
+	if (pid == 0) {
+		pid_t p2;
+
+		alarm(10);
+		p2 = fork();
+		if (p2 == 0)
+			_exit(0);
+		_exit(child_status(p2));
+	}
+	arc4_source_unlock();
+	EXPECT_EQ(0, child_status(pid)) TH_LOG("the child waited for itself");
+}
+
+/*
+ * A take interrupted on a thread without a buffer by a handler whose
+ * draw made one restores "no buffer" when it ends (set here by hand: the
+ * interruption itself is not reproduced).  The next draws must find the
+ * buffer again, not take the re-entered path (a system call each) for
+ * good.
+ */
+TEST(a_buffer_made_by_a_handler_inside_a_take_serves_the_next_draws)
+{
+	size_t before;
+	uint8_t *buf;
+
+	draw_until_buffered();
+	buf = buffer_address();
+	if (!shim_buffers())
+		SKIP(return, "no buffers here (glibc's getrandom() serves)");
+	ASSERT_NE(NULL, buf) TH_LOG("the thread holds no buffer");
+	ASSERT_EQ(buf, arc4_tls_strong);
+	arc4_tls_strong = arc4_strong_none;
+	memcpy(&before, buf + 8, sizeof(before));	/* its avail */
+	for (int i = 0; i < 100; i++)
+		(void)arc4random();
+	EXPECT_EQ(buf, arc4_tls_strong) TH_LOG("the buffer is not used again");
+	EXPECT_NE(0, memcmp(&before, buf + 8, sizeof(before)))
+		TH_LOG("no draw came from the buffer");
 }
 
 TEST_HARNESS_MAIN
