@@ -149,12 +149,23 @@ static inline uint64_t arc4_generation(void)
 	return *(const volatile uint64_t *)__atomic_load_n(&arc4_gen,
 							   __ATOMIC_RELAXED);
 }
+/*
+ * A volatile load and a fence, not an atomic acquire load: on 32-bit x86
+ * a 64-bit atomic load may be a cmpxchg8b, which faults on the read-only
+ * page.  ThreadSanitizer knows no fences; its builds (64-bit only) take
+ * the acquire load it understands.
+ */
 static inline uint64_t arc4_generation_acquire(void)
 {
+#ifdef __SANITIZE_THREAD__
+	return __atomic_load_n(__atomic_load_n(&arc4_gen, __ATOMIC_RELAXED),
+			       __ATOMIC_ACQUIRE);
+#else
 	uint64_t g = arc4_generation();
 
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return g;
+#endif
 }
 
 ARC4_HIDDEN uint32_t arc4_strong_u32_slow(void);

@@ -78,6 +78,18 @@ static inline int shim_buffers(void)
 	return have_device() || strverscmp(gnu_get_libc_version(), "2.41") < 0;
 }
 
+/*
+ * Under valgrind (make test-sanitize), which preloads its own libraries:
+ * it runs our children too, and neither keeps MADV_WIPEONFORK nor counts
+ * system calls or time as the tests that look at buffers expect.
+ */
+static inline int under_valgrind(void)
+{
+	const char *p = getenv("LD_PRELOAD");
+
+	return p && strstr(p, "/vgpreload_");
+}
+
 /* Run cmd with sh; its stdout in *out (malloc'd); its exit status. */
 static inline int run_capture(const char *cmd, char **out)
 {
