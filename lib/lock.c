@@ -100,7 +100,8 @@ static __attribute__((noinline, cold)) unsigned int lock_token_fetch(void)
 
 	if (__atomic_load_n(&token_live, __ATOMIC_RELAXED) == &token_never)
 		token_live_map();
-	__atomic_store_n(token_live, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(__atomic_load_n(&token_live, __ATOMIC_RELAXED), 1,
+			 __ATOMIC_RELAXED);
 	if (tls_forked)
 		lock_pass_forked(t);
 	tls_token = t;
@@ -112,8 +113,12 @@ static __attribute__((noinline, cold)) unsigned int lock_token_fetch(void)
 static unsigned int lock_token(void)
 {
 	unsigned int t = tls_token;
+	const unsigned int *live = __atomic_load_n(&token_live,
+						   __ATOMIC_RELAXED);
 
-	return arc4_likely(t != 0 && *token_live) ? t : lock_token_fetch();
+	/* Atomic loads (plain moves): other threads store to the word. */
+	return arc4_likely(t != 0 && __atomic_load_n(live, __ATOMIC_RELAXED)) ?
+	       t : lock_token_fetch();
 }
 
 unsigned int arc4_thread_token(void)

@@ -117,7 +117,7 @@ TEST(dlclose_of_a_plugin_with_libarc4_a_then_thread_exit_is_safe)
 
 struct first_draws {
 	uint32_t (*arc4random)(void);
-	volatile int go;
+	int go;		/* atomic: the thread polls it */
 };
 
 /* 50 ms into the dlopen() below, a thread's first buffered draws. */
@@ -125,7 +125,7 @@ static void *first_draws(void *arg)
 {
 	struct first_draws *f = arg;
 
-	while (!f->go)
+	while (!__atomic_load_n(&f->go, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	usleep(50 * 1000);
 	for (int i = 0; i < SHIM_BUFFERED_AFTER; i++)
@@ -154,7 +154,7 @@ TEST(a_constructor_draws_while_a_thread_makes_its_first_buffered_draw)
 	snprintf(path, sizeof(path), "%s/libctor.so", test_dir());
 	ASSERT_EQ(0, pthread_create(&t, NULL, first_draws, &f));
 	alarm(20);
-	f.go = 1;
+	__atomic_store_n(&f.go, 1, __ATOMIC_RELEASE);
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	pthread_join(t, NULL);
 	alarm(0);

@@ -240,6 +240,9 @@ TEST(fork_from_a_handler_at_the_first_token_fetch_does_not_deadlock)
 	};
 	static struct interrupter in;
 	pthread_t t;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	SKIP(return, "a sanitizer's runtime does not survive fork() in a signal handler");
+#endif
 
 	if (!have_seccomp())
 		SKIP(return, "no seccomp(2) filters here");
@@ -314,6 +317,9 @@ TEST(a_child_forked_in_a_handler_never_takes_the_zeroed_buffer)
 	struct sigaction sa;
 	time_t end = time(NULL) + 4;
 	pthread_t t;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	SKIP(return, "a sanitizer's runtime does not survive fork() in a signal handler");
+#endif
 
 	if (under_valgrind())
 		SKIP(return, "under valgrind, whose forks from a handler outlast the test's time");
