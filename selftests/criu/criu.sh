@@ -18,6 +18,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 . selftests/install/tap.sh
+# shellcheck source=selftests/criu/lib.sh
+. selftests/criu/lib.sh
 
 prog=$top/build/selftests/criu/prog
 plugins=$top/build/criu
@@ -76,66 +78,6 @@ restore() {
 		return 1
 	}
 	[ -s "$dir/$tag" ] || { echo "no output $tag"; return 1; }
-}
-
-# values FILE KIND...: the values of those lines, one a line.
-values() {
-	local f=$1
-	shift
-	grep -E "^($(IFS='|'; echo "$*")) " "$f" | cut -d' ' -f2
-}
-
-# no_shared A B KIND...: fails, printing them, if the two outputs share
-# a value of those kinds (each at least 32).
-no_shared() {
-	local a=$1 b=$2 common
-	shift 2
-	common=$(comm -12 <(values "$a" "$@" | sort) <(values "$b" "$@" | sort))
-	[ -z "$common" ] || { echo "shared:" $common; return 1; }
-	[ "$(values "$a" "$@" | wc -l)" -ge 32 ] || { echo "short output"; return 1; }
-}
-
-# seeded_oracle: bytes 100 to 227 of prog's seeded stream, by OpenSSL: IV
-# is the 64-bit block counter (0) then the nonce, little-endian.
-seeded_oracle() {
-	local key= i
-	for i in $(seq 0 31); do key+=$(printf '%02x' $(((0x11 * i + 3) & 0xff))); done
-	head -c 228 /dev/zero |
-		openssl enc -chacha20 -K "$key" -iv 0000000000000000efcdab8967452301 |
-		tail -c 128 | od -An -v -tx1 | tr -d ' \n'
-}
-
-continues() {
-	local want
-	want=$(seeded_oracle)
-	[ "$(values "$1" seeded)" = "$want" ] || { echo "seeded: $(values "$1" seeded) != $want"; return 1; }
-	[ "$(values "$1" det)" = "$(values "$work/straight" det)" ] ||
-		{ echo "det: $(values "$1" det | tr '\n' ' ') != $(values "$work/straight" det | tr '\n' ' ')"; return 1; }
-	[ "$(values "$1" det | wc -l)" -eq 16 ] || { echo "no det values"; return 1; }
-}
-
-moved() {
-	local g0 ga gb
-	g0=$(sed -n 's/^gen //p' "$work/straight")
-	ga=$(sed -n 's/^gen //p' "$1") gb=$(sed -n 's/^gen //p' "$2")
-	[ "$ga" != 0 ] && [ "$ga" != "$g0" ] && [ "$gb" != "$ga" ] && [ "$gb" != "$g0" ] ||
-		{ echo "generation: before $g0, restores $ga and $gb"; return 1; }
-}
-
-# run DESC CMD...: tap_step for a command that must run in this shell
-# (start and dump set and reap $pid).
-run() {
-	local desc=$1
-	shift
-	if [ "$tap_broken" = 1 ]; then
-		tap_skip "$desc" "an earlier step failed"
-	elif "$@" >"$work/run.out" 2>&1; then
-		tap_ok "$desc"
-	else
-		tap_fail "$desc"
-		tap_diag "$(cat "$work/run.out")"
-		tap_broken=1
-	fi
 }
 
 # no_strong_key DIR: every strong file's record is zero past its mode
