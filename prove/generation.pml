@@ -216,7 +216,9 @@ inline take()
 	:: ok ->
 		atomic { a--; b_avail = a };
 		reg[lvl] = b_slot[a];
+#ifndef MUTANT_NO_TAKE_WIPE
 		b_slot[a] = 0;
+#endif
 #ifdef MUTANT_NO_RECHECK
 		atomic { commit(reg[lvl]); reg[lvl] = 0 }
 #else
@@ -281,10 +283,14 @@ inline refill()
  */
 inline slow()
 {
-	tb = tls_busy;
 	s = (tls_own -> BUF : NONE);
+	tb = tls_busy;
 	if
+#ifdef MUTANT_NO_REENTRY
+	:: false ->
+#else
 	:: tb || (s == BUF && tls_strong == BUSY) ->
+#endif
 		direct();
 		served = 1
 	:: else ->
@@ -428,3 +434,28 @@ init
 
 /* The thread's calls all return. */
 ltl returns { <> done }
+
+/*
+ * The mutants, each a fault the code must not have (-DMUTANT_<NAME>):
+ *
+ *   AVAIL_BEFORE_BUSY     the take reads avail before it marks the buffer
+ *                         busy (the signal fence between them dropped)
+ *   NO_RECHECK            the take does not look at s->gen again after its
+ *                         copy (a fork in between zeroed what it copied)
+ *   NO_REENTRY            the slow path does not see that a call on the
+ *                         thread is inside the buffer (tls_busy, the busy
+ *                         sentinel) and refills or takes under it
+ *   NO_ACQUIRE            the refill's generation load is relaxed: the
+ *                         kernel's load of the mark may come before it
+ *   GEN_AFTER_READ        the refill reads the generation after the device
+ *                         read, not before
+ *   GEN_STORE_AFTER_READ  the refill stores the generation it read before
+ *                         the read only after it
+ *   NO_TAKE_WIPE          the take leaves the bytes it copied in the
+ *                         buffer (alone it breaks none of these properties;
+ *                         with AVAIL_BEFORE_BUSY the double take it lets
+ *                         through returns one value twice, not zeroes)
+ *   NO_WIPEONFORK         the buffer is not MADV_WIPEONFORK
+ *   BUMP_BEFORE_MARK      the kernel moves the page before it marks the
+ *                         streams (or without the cmpxchg's full barrier)
+ */
