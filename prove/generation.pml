@@ -55,7 +55,11 @@
 /* The kernel: kmod/stream.c and the page of kmod/dev.c. */
 byte mark;		/* arc4_vmfork_generation */
 byte keyep;		/* the stream's vmfork_gen: the epoch of its key */
+#ifdef MUTANT_GEN_ZERO
+byte G = 0;
+#else
 byte G = 1;		/* the generation page's counter, never 0 */
+#endif
 byte moves;		/* ghost: how often G moved */
 
 /* Values: the bits of a value byte, and the watched one's fate. */
@@ -458,4 +462,8 @@ ltl returns { <> done }
  *   NO_WIPEONFORK         the buffer is not MADV_WIPEONFORK
  *   BUMP_BEFORE_MARK      the kernel moves the page before it marks the
  *                         streams (or without the cmpxchg's full barrier)
+ *   GEN_ZERO              the page's counter may be 0, the gen of a
+ *                         buffer a fork wiped: the take's check after its
+ *                         copy then refuses every value, and a call never
+ *                         returns (the liveness search finds the cycle)
  */
