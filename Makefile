@@ -10,7 +10,7 @@
 #   mk/install.mk    install, uninstall and their parts, DKMS, autoload
 #   mk/deb.mk        deb, test-deb: the Debian packages
 #   mk/reliab.mk     debug-kernel, test-debug, soak, vmfork-test, coverage,
-#                    mutants: the long reliability runs
+#                    mutants, prove: the reliability runs
 #   mk/sanitize.mk   test-sanitize: ASan+UBSan, TSan, valgrind, -m32
 #   mk/bench.mk      bench;  mk/stats.mk  stats;  mk/system.mk  test-system
 #

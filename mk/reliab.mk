@@ -20,6 +20,10 @@
 #   make coverage      line and branch coverage of kmod/ and lib/ (gcov,
 #                      lcov), HTML under build/coverage/html
 #   make mutants       mutation score of the tests over kmod/ and lib/
+#   make prove         the generation protocol's model (prove/generation.pml)
+#                      checked exhaustively with Spin, and its mutants shown
+#                      to fail; about 30 s (`make test` runs it too, from
+#                      selftests/prove/host-tests)
 #   make fuzz          trinity against /dev/arc4 as nobody in the debug-kernel
 #                      VM (FUZZ_SECONDS, default 300; FUZZ_SEED replays)
 #   make vmfork-test   the VM-fork test alone (`make test` runs it too, from
@@ -67,6 +71,12 @@ coverage: rig ## line and branch coverage of kmod/ and lib/
 .PHONY: mutants
 mutants: rig ## mutation score of the tests
 	@scripts/mutants $(MUTANTS_ARGS)
+
+# make prove: Spin on the model of the generation protocol (scripts/prove
+# --help, doc/prove.md).  Installs nothing: a missing spin is named.
+.PHONY: prove
+prove: ## the generation protocol's model checked with Spin, and its mutants
+	@scripts/prove
 
 # make fuzz: trinity (installed by scripts/deps-install) against /dev/arc4
 # in the debug-kernel VM (scripts/fuzz --help; FUZZ_SEED=S FUZZ_SECONDS=N).

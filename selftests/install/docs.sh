@@ -245,7 +245,7 @@ bad_refs() {
 }
 
 # Where the project's own names are defined or used.
-sources=(kmod lib include tools scripts selftests bench stats demo mk python
+sources=(kmod lib include tools scripts selftests bench stats demo mk python prove
 	Makefile man debian)
 
 # bad_names FILE: each `name()` or arc4_/ARC4_ identifier in a code span
