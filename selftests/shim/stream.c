@@ -145,6 +145,7 @@ FIXTURE_VARIANT_ADD(stream, default) { .impl = NULL };
 FIXTURE_VARIANT_ADD(stream, portable) { .impl = "portable" };
 #if defined(__x86_64__) || defined(__i386__)
 FIXTURE_VARIANT_ADD(stream, sse2) { .impl = "sse2" };
+FIXTURE_VARIANT_ADD(stream, ssse3) { .impl = "ssse3" };
 FIXTURE_VARIANT_ADD(stream, avx2) { .impl = "avx2" };
 FIXTURE_VARIANT_ADD(stream, avx512) { .impl = "avx512" };
 #endif
