@@ -135,10 +135,13 @@ void arc4_stream_refill(arc4_stream *s);
  * from the window, arc4_stream_refill() first when it holds too few
  * bytes.  The test is a loop and both paths end in the same load, so
  * after a refill the window is read again where the test reads it: a
- * compiler then keeps next and end in registers across a loop of calls
- * (storing next each time), where an early return made it load both
- * from memory on every call.  Define ARC4_NO_INLINE before including
- * this header for plain calls.  Either way the values are the same.
+ * compiler then keeps next in a register across a loop of calls (storing
+ * it each time), where an early return made it load it from memory on
+ * every call.  The test adds to next as an integer (as a pointer, next +
+ * 4 could point past the stream's memory): one instruction fewer than
+ * end - next.
+ * Define ARC4_NO_INLINE before including this header for plain calls.
+ * Either way the values are the same.
  */
 #if defined(__GNUC__) && !defined(ARC4_NO_INLINE)
 static __inline__ uint32_t arc4_stream_u32_inline(arc4_stream *s)
@@ -146,7 +149,7 @@ static __inline__ uint32_t arc4_stream_u32_inline(arc4_stream *s)
 	struct arc4_stream_window *w = (struct arc4_stream_window *)(void *)s;
 	const unsigned char *p;
 
-	while (__builtin_expect(w->end - w->next < 4, 0))
+	while (__builtin_expect((uintptr_t)w->next + 4 > (uintptr_t)w->end, 0))
 		arc4_stream_refill(s);
 	p = w->next;
 	w->next = p + 4;
@@ -159,7 +162,7 @@ static __inline__ uint64_t arc4_stream_u64_inline(arc4_stream *s)
 	struct arc4_stream_window *w = (struct arc4_stream_window *)(void *)s;
 	const unsigned char *p;
 
-	while (__builtin_expect(w->end - w->next < 8, 0))
+	while (__builtin_expect((uintptr_t)w->next + 8 > (uintptr_t)w->end, 0))
 		arc4_stream_refill(s);
 	p = w->next;
 	w->next = p + 8;

@@ -125,10 +125,10 @@ chacha20_x4(const uint32_t in[16], uint8_t *out, size_t nblocks,
 	int i;
 
 	memcpy(st, in, sizeof(st));
+	for (i = 0; i < 16; i++)
+		s[i] = _mm_set1_epi32((int)st[i]);
 	for (b = 0; b + 4 <= nblocks; b += 4, out += 256) {
 		chacha20_lane_counters(st, 4, lo, hi);
-		for (i = 0; i < 16; i++)
-			s[i] = _mm_set1_epi32((int)st[i]);
 		s[12] = _mm_loadu_si128((const __m128i *)lo);
 		s[13] = _mm_loadu_si128((const __m128i *)hi);
 		rounds(s, x);
