@@ -55,6 +55,8 @@ struct arc4_stream {
 _Static_assert((offsetof(struct arc4_stream, mem) + STREAM_LEAD) % 64 == 0,
 	       "the buffer starts a cache line");
 _Static_assert(STREAM_LEAD >= 8, "the lead holds the start of a u64");
+_Static_assert(sizeof(struct arc4_stream) == 128 + STREAM_BUF,
+	       "the lead is what was padding");
 
 static inline uint8_t *stream_bytes(struct arc4_stream *s)
 {
