@@ -8,8 +8,8 @@
  *         row), per byte of arc4_stream_buf() of 4 KiB, and per seek+u32
  *         at 0 and at 2^60 (each seek to a new buffer, so each computes
  *         one)
- * -i      the ChaCha20 implementation to force (avx512, avx2, sse2, neon,
- *         portable; the default is the library's own choice), recorded
+ * -i      the ChaCha20 implementation to force (avx512, avx2, ssse3, sse2,
+ *         neon, portable; the default is the library's own choice), recorded
  *         as impl "arc4-IMPL"; exit status 3 if the CPU lacks it
  * device  ns per byte of 4 KiB: pread() of a seeded /dev/arc4 descriptor
  *         against arc4_stream_buf() of the same stream, in one process

@@ -125,38 +125,51 @@ struct arc4_stream_window {
 };
 
 /*
+ * For the inline calls: makes the window hold at least 8 bytes, the
+ * position unchanged.
+ */
+void arc4_stream_refill(arc4_stream *s);
+
+/*
  * With GCC or clang, u32 and u64 are inline: one bounds test and one load
- * from the window, the exported call (the same value) only when it holds
- * too few bytes.  Define ARC4_NO_INLINE before including this header for
- * plain calls.  Either way the values are the same.
+ * from the window, arc4_stream_refill() first when it holds too few
+ * bytes.  The test is a loop and both paths end in the same load, so
+ * after a refill the window is read again where the test reads it: a
+ * compiler then keeps next in a register across a loop of calls (storing
+ * it each time), where an early return made it load it from memory on
+ * every call.  The test adds to next as an integer (as a pointer, next +
+ * 4 could point past the stream's memory): one instruction fewer than
+ * end - next.
+ * Define ARC4_NO_INLINE before including this header for plain calls.
+ * Either way the values are the same.
  */
 #if defined(__GNUC__) && !defined(ARC4_NO_INLINE)
 static __inline__ uint32_t arc4_stream_u32_inline(arc4_stream *s)
 {
 	struct arc4_stream_window *w = (struct arc4_stream_window *)(void *)s;
-	const unsigned char *p = w->next;
+	const unsigned char *p;
 
-	if (__builtin_expect(w->end - p >= 4, 1)) {
-		w->next = p + 4;
-		return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-		       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-	}
-	return (arc4_stream_u32)(s);
+	while (__builtin_expect((uintptr_t)w->next + 4 > (uintptr_t)w->end, 0))
+		arc4_stream_refill(s);
+	p = w->next;
+	w->next = p + 4;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static __inline__ uint64_t arc4_stream_u64_inline(arc4_stream *s)
 {
 	struct arc4_stream_window *w = (struct arc4_stream_window *)(void *)s;
-	const unsigned char *p = w->next;
+	const unsigned char *p;
 
-	if (__builtin_expect(w->end - p >= 8, 1)) {
-		w->next = p + 8;
-		return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
-		       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-		       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-		       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-	}
-	return (arc4_stream_u64)(s);
+	while (__builtin_expect((uintptr_t)w->next + 8 > (uintptr_t)w->end, 0))
+		arc4_stream_refill(s);
+	p = w->next;
+	w->next = p + 8;
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+	       (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+	       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+	       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
 }
 
 #define arc4_stream_u32(s) arc4_stream_u32_inline(s)

@@ -111,6 +111,7 @@ static const struct {
 #if defined(__x86_64__) || defined(__i386__)
 	{ "avx512", arc4_chacha20_avx512 },
 	{ "avx2", arc4_chacha20_avx2 },
+	{ "ssse3", arc4_chacha20_ssse3 },
 	{ "sse2", arc4_chacha20_sse2 },
 #endif
 #if defined(__aarch64__)
@@ -134,12 +135,14 @@ static int chacha20_cpu_has(const char *name)
 	unsigned int a, b, c, d, xcr0, hi;
 	int avx2 = strcmp(name, "avx2") == 0;
 
-	if (!avx2 && strcmp(name, "avx512") != 0 && strcmp(name, "sse2") != 0)
-		return 1;	/* the portable code */
+	if (strcmp(name, "portable") == 0)
+		return 1;
 	if (!__get_cpuid(1, &a, &b, &c, &d))
 		return 0;
 	if (strcmp(name, "sse2") == 0)
 		return !!(d & bit_SSE2);
+	if (strcmp(name, "ssse3") == 0)
+		return (d & bit_SSE2) && (c & bit_SSSE3);
 	if (!(c & bit_OSXSAVE) || !__get_cpuid_count(7, 0, &a, &b, &c, &d))
 		return 0;
 	__asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(hi) : "c"(0));

@@ -3,8 +3,8 @@
  * ChaCha20 in the process: for the deterministic streams of rand() and
  * random() where /dev/arc4 is missing (det.c) and for arc4_stream
  * (stream.c).  chacha20.c holds the portable code and picks, once, the
- * widest implementation the CPU runs (chacha20-x86.c: AVX2, SSE2;
- * chacha20-neon.c).  Private to the shim.
+ * widest implementation the CPU runs (chacha20-x86.c: AVX-512, AVX2,
+ * SSSE3, SSE2; chacha20-neon.c).  Private to the shim.
  */
 #ifndef ARC4_CHACHA20_H
 #define ARC4_CHACHA20_H
@@ -77,7 +77,8 @@ ARC4_HIDDEN void arc4_hchacha20(const uint8_t key[32], const uint8_t in[16],
  * width and leaves the rest to the next.  arc4_chacha20_blocks() uses the
  * one chosen by arc4_chacha20_select(NULL) (the widest the CPU runs),
  * chosen on first use.  Tests choose one by name ("avx512", "avx2",
- * "sse2", "neon", "portable") to check each: 0, or -1 if the CPU lacks it.
+ * "ssse3", "sse2", "neon", "portable") to check each: 0, or -1 if the
+ * CPU lacks it.
  */
 typedef size_t arc4_chacha20_fn(const uint32_t in[16], uint8_t *out,
 				size_t nblocks);
@@ -87,6 +88,8 @@ ARC4_HIDDEN size_t arc4_chacha20_portable(const uint32_t in[16], uint8_t *out,
 #if defined(__x86_64__) || defined(__i386__)
 ARC4_HIDDEN size_t arc4_chacha20_avx512(const uint32_t in[16], uint8_t *out,
 					size_t nblocks);
+ARC4_HIDDEN size_t arc4_chacha20_ssse3(const uint32_t in[16], uint8_t *out,
+				       size_t nblocks);
 ARC4_HIDDEN size_t arc4_chacha20_sse2(const uint32_t in[16], uint8_t *out,
 				      size_t nblocks);
 ARC4_HIDDEN size_t arc4_chacha20_avx2(const uint32_t in[16], uint8_t *out,

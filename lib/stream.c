@@ -14,15 +14,18 @@
  * seek() only records the position, whatever its size.  The window at
  * the start of the stream (<arc4random.h>) points into that buffer:
  * next at the position, end after its valid bytes (next == buf and end
- * == buf before the first fill), so the header's inline u32() and u64()
- * are one bounds test and one load, and they come here only to refill.
- * No lock: a stream belongs to one
- * thread at a time, as rand_r()'s state does.  Nothing here changes errno
- * except a failed allocation (ENOMEM).
+ * == buf before the first fill).  The header's inline u32() and u64()
+ * call arc4_stream_refill() when it holds too few bytes, then take them
+ * from the window: a value that straddles two buffers stays contiguous
+ * because refill moves the last few bytes of the old buffer to the lead
+ * just before the new one (next then points into the lead).  No lock: a
+ * stream belongs to one thread at a time, as rand_r()'s state does.
+ * Nothing here changes errno except a failed allocation (ENOMEM).
  */
 /* This file defines the exported calls the header's inline ones wrap. */
 #define ARC4_NO_INLINE
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,33 +36,47 @@
 
 enum { STREAM_BLOCKS = 16, STREAM_BUF = 64 * STREAM_BLOCKS };
 
+/*
+ * The lead: the bytes before the buffer, up to the next multiple of 64
+ * after the members before it (padding otherwise), where refill keeps up
+ * to 7 bytes of the old buffer.
+ */
+#define STREAM_HEAD (sizeof(struct arc4_stream_window) + \
+		     sizeof(uint32_t[16]) + sizeof(uint64_t))
+enum { STREAM_LEAD = 64 - STREAM_HEAD % 64 };
+
 struct arc4_stream {
 	struct arc4_stream_window w;	/* first, as the header says */
 	uint32_t in[16];	/* key and nonce; the counter is set per fill */
-	uint64_t base;		/* position of buf[0], a multiple of STREAM_BUF */
-	uint8_t buf[STREAM_BUF] __attribute__((aligned(64)));
-};
+	uint64_t base;		/* position of the buffer, a multiple of STREAM_BUF */
+	uint8_t mem[STREAM_LEAD + STREAM_BUF];	/* the lead, then the buffer */
+} __attribute__((aligned(64)));
 
-/* position - base, at most STREAM_BUF */
-static inline uint32_t stream_off(const struct arc4_stream *s)
+_Static_assert((offsetof(struct arc4_stream, mem) + STREAM_LEAD) % 64 == 0,
+	       "the buffer starts a cache line");
+_Static_assert(STREAM_LEAD >= 8, "the lead holds the start of a u64");
+_Static_assert(sizeof(struct arc4_stream) == 128 + STREAM_BUF,
+	       "the lead is what was padding");
+
+static inline uint8_t *stream_bytes(struct arc4_stream *s)
 {
-	return (uint32_t)(s->w.next - s->buf);
+	return s->mem + STREAM_LEAD;
 }
 
-static inline void stream_set_off(struct arc4_stream *s, uint32_t off)
+/* position - base: at most STREAM_BUF, negative in the lead */
+static inline ptrdiff_t stream_off(const struct arc4_stream *s)
 {
-	s->w.next = s->buf + off;
+	return s->w.next - (s->mem + STREAM_LEAD);
 }
 
-/* valid bytes in buf: 0 or STREAM_BUF */
-static inline uint32_t stream_len(const struct arc4_stream *s)
+static inline void stream_set_off(struct arc4_stream *s, ptrdiff_t off)
 {
-	return (uint32_t)(s->w.end - s->buf);
+	s->w.next = stream_bytes(s) + off;
 }
 
 static inline void stream_set_len(struct arc4_stream *s, uint32_t len)
 {
-	s->w.end = s->buf + len;
+	s->w.end = stream_bytes(s) + len;
 }
 
 /*
@@ -73,8 +90,34 @@ static void stream_fill(struct arc4_stream *s)
 		stream_set_off(s, 0);
 	}
 	arc4_chacha20_set_counter(s->in, s->base / 64);
-	arc4_chacha20_blocks(s->in, s->buf, STREAM_BLOCKS);
+	arc4_chacha20_blocks(s->in, stream_bytes(s), STREAM_BLOCKS);
 	stream_set_len(s, STREAM_BUF);
+}
+
+/*
+ * At least 8 bytes in the window, the position unchanged: the buffer that
+ * holds the position, and when fewer than 8 of its bytes are left, those
+ * moved to the lead and the next buffer after them.
+ */
+static void stream_refill(struct arc4_stream *s)
+{
+	ptrdiff_t k;
+
+	if (s->w.next >= s->w.end)
+		stream_fill(s);
+	k = s->w.end - s->w.next;
+	if (k >= 8)
+		return;
+	memmove(stream_bytes(s) - k, s->w.next, (size_t)k);
+	s->base += STREAM_BUF;
+	stream_set_off(s, 0);
+	stream_fill(s);
+	stream_set_off(s, -k);
+}
+
+ARC4_EXPORT void arc4_stream_refill(arc4_stream *s)
+{
+	stream_refill(s);
 }
 
 static struct arc4_stream *stream_alloc(void)
@@ -112,7 +155,7 @@ ARC4_EXPORT void arc4_stream_free(arc4_stream *s)
 
 ARC4_EXPORT uint64_t arc4_stream_tell(const arc4_stream *s)
 {
-	return s->base + stream_off(s);
+	return s->base + (uint64_t)stream_off(s);
 }
 
 ARC4_EXPORT void arc4_stream_seek(arc4_stream *s, uint64_t pos)
@@ -123,7 +166,7 @@ ARC4_EXPORT void arc4_stream_seek(arc4_stream *s, uint64_t pos)
 		s->base = base;
 		stream_set_len(s, 0);
 	}
-	stream_set_off(s, (uint32_t)(pos - base));
+	stream_set_off(s, (ptrdiff_t)(pos - base));
 }
 
 /*
@@ -174,24 +217,16 @@ ARC4_EXPORT void arc4_stream_buf(arc4_stream *s, void *buf, size_t len)
 	stream_buf(s, buf, len);
 }
 
-static uint32_t stream_u32_slow(struct arc4_stream *s)
-{
-	uint8_t b[4];
-
-	stream_buf(s, b, sizeof(b));
-	return arc4_load_le32(b);
-}
-
+/* As the header's inline calls, which programs built without it lack. */
 static inline uint32_t stream_u32(struct arc4_stream *s)
 {
-	uint32_t v;
+	const uint8_t *p;
 
-	if (arc4_likely(s->w.end - s->w.next >= 4)) {
-		v = arc4_load_le32(s->w.next);
-		s->w.next += 4;
-		return v;
-	}
-	return stream_u32_slow(s);
+	if (arc4_unlikely(s->w.end - s->w.next < 4))
+		stream_refill(s);
+	p = s->w.next;
+	s->w.next = p + 4;
+	return arc4_load_le32(p);
 }
 
 ARC4_EXPORT uint32_t arc4_stream_u32(arc4_stream *s)
@@ -208,17 +243,13 @@ static inline uint64_t load_le64(const void *p)
 
 static inline uint64_t stream_u64(struct arc4_stream *s)
 {
-	uint8_t b[8];
-	uint64_t v;
+	const uint8_t *p;
 
-	if (arc4_likely(s->w.end - s->w.next >= 8)) {
-		memcpy(b, s->w.next, 8);
-		s->w.next += 8;
-	} else {
-		stream_buf(s, b, sizeof(b));
-	}
-	v = load_le64(b);
-	return v;
+	if (arc4_unlikely(s->w.end - s->w.next < 8))
+		stream_refill(s);
+	p = s->w.next;
+	s->w.next = p + 8;
+	return load_le64(p);
 }
 
 ARC4_EXPORT uint64_t arc4_stream_u64(arc4_stream *s)

@@ -71,7 +71,8 @@ ARC4_MAN_LINKS	:= arc4random_buf.3:arc4random.3 \
 		   arc4_stream_doubles.3:arc4_stream.3 \
 		   arc4_stream_tell.3:arc4_stream.3 \
 		   arc4_stream_seek.3:arc4_stream.3 \
-		   arc4_stream_split.3:arc4_stream.3
+		   arc4_stream_split.3:arc4_stream.3 \
+		   arc4_stream_refill.3:arc4_stream.3
 
 ARC4_DKMS_SRC	:= $(DKMSDIR)/arc4-$(ARC4_VERSION)
 # The shim compiles this path in (lib/Makefile's SYSCONFDIR).

@@ -49,7 +49,7 @@ __attribute__((constructor)) static void linking_child(void)
 
 static const char *const public_symbols[] = {
 	"arc4_stream_buf", "arc4_stream_double", "arc4_stream_doubles",
-	"arc4_stream_free", "arc4_stream_new", "arc4_stream_seek",
+	"arc4_stream_free", "arc4_stream_new", "arc4_stream_refill", "arc4_stream_seek",
 	"arc4_stream_split", "arc4_stream_tell", "arc4_stream_u32",
 	"arc4_stream_u32s", "arc4_stream_u64", "arc4_stream_u64s",
 	"arc4_stream_uniform", "arc4random", "arc4random_buf", "arc4random_uniform", "drand48",

@@ -145,6 +145,7 @@ FIXTURE_VARIANT_ADD(stream, default) { .impl = NULL };
 FIXTURE_VARIANT_ADD(stream, portable) { .impl = "portable" };
 #if defined(__x86_64__) || defined(__i386__)
 FIXTURE_VARIANT_ADD(stream, sse2) { .impl = "sse2" };
+FIXTURE_VARIANT_ADD(stream, ssse3) { .impl = "ssse3" };
 FIXTURE_VARIANT_ADD(stream, avx2) { .impl = "avx2" };
 FIXTURE_VARIANT_ADD(stream, avx512) { .impl = "avx512" };
 #endif
@@ -286,6 +287,46 @@ TEST_F(stream, inline_and_exported_u32_u64_interleave)
 	EXPECT_EQ(0, memcmp(got, want, off));
 	free(got);
 	free(want);
+}
+
+/*
+ * arc4_stream_refill(), which the inline calls use: at every position
+ * near a buffer's end and the wrap, whether the buffer there was
+ * computed or not, the window then holds at least 8 bytes, the stream's
+ * own, and the position has not moved; tell(), a read and seek() from
+ * there, with the last bytes of a buffer in its lead, are as anywhere.
+ */
+TEST_F(stream, refill_fills_the_window_without_moving_the_position)
+{
+	NEED_IMPL();
+	const struct arc4_stream_window *w = (const void *)self->s;
+	static const uint64_t bases[] = { 1024, 1ull << 38, -1024ull, 0 };
+	uint8_t want[24], got[24];
+
+	for (size_t b = 0; b < 4; b++) {
+		for (uint64_t d = 0; d <= 12; d++) {
+			uint64_t p = bases[b] - d;
+
+			for (int warm = 0; warm < 2; warm++) {
+				arc4_stream_seek(self->s, p - 8 * warm);
+				if (warm)
+					arc4_stream_u64(self->s);
+				arc4_stream_refill(self->s);
+				ASSERT_LE(8, w->end - w->next)
+					TH_LOG("at %#llx", (unsigned long long)p);
+				ASSERT_EQ(p, arc4_stream_tell(self->s));
+				ossl_bytes(self->key, self->id, p, want, sizeof(want));
+				ASSERT_EQ(0, memcmp(w->next, want, 8));
+				arc4_stream_buf(self->s, got, 5);
+				ASSERT_EQ(p + 5, arc4_stream_tell(self->s));
+				ASSERT_EQ(le32(want + 5), arc4_stream_u32(self->s));
+				arc4_stream_seek(self->s, arc4_stream_tell(self->s));
+				arc4_stream_buf(self->s, got + 9, 15);
+				ASSERT_EQ(0, memcmp(got, want, 5));
+				ASSERT_EQ(0, memcmp(got + 9, want + 9, 15));
+			}
+		}
+	}
 }
 
 /*
