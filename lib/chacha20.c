@@ -184,6 +184,11 @@ void arc4_chacha20_blocks(const uint32_t in[16], uint8_t *out, size_t nblocks)
 		i = __atomic_load_n(&chacha20_first, __ATOMIC_RELAXED);
 	}
 	memcpy(st, in, sizeof(st));
+	/*
+	 * What a body leaves (fewer blocks than its width) goes to the next
+	 * entry unasked: each entry's CPU features include every later one's
+	 * (AVX-512F, AVX2, SSSE3, SSE2 on every x86 that has the first).
+	 */
 	for (; nblocks > 0; i++) {
 		done = chacha20_impls[i].fn(st, out, nblocks);
 		out += 64 * done;

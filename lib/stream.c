@@ -145,12 +145,32 @@ ARC4_EXPORT arc4_stream *arc4_stream_new(const uint8_t key[32], uint64_t stream)
 	return s;
 }
 
+/*
+ * The SIMD ChaCha20 bodies spill the key's words from vector registers
+ * into their frames (up to about 4 KiB: AVX-512 on i386, -fstack-usage),
+ * below the frame of whoever drew from the stream.  Wiping that much at
+ * every fill would cost a u32 a few per cent; free overwrites the stack
+ * below it instead, which reaches fills made from its caller's frame or
+ * from up to about 2 KiB deeper.  While the stream lives, *s holds the
+ * key anyway.
+ */
+enum { STREAM_STACK_WIPE = 6144 };
+
+static __attribute__((noinline)) void stream_wipe_stack(void)
+{
+	unsigned char below[STREAM_STACK_WIPE];
+
+	explicit_bzero(below, sizeof(below));
+	__asm__ volatile("" : : "r"(below) : "memory");
+}
+
 ARC4_EXPORT void arc4_stream_free(arc4_stream *s)
 {
 	if (!s)
 		return;
 	explicit_bzero(s, sizeof(*s));
 	free(s);
+	stream_wipe_stack();
 }
 
 ARC4_EXPORT uint64_t arc4_stream_tell(const arc4_stream *s)
