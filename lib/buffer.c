@@ -50,8 +50,8 @@ enum { ARC4_EARLY_DRAWS = 16 };
 _Static_assert(sizeof(struct arc4_strong) + ARC4_STRONG_BUF <= ARC4_STRONG_MAP,
 	       "one mapping per thread");
 
-/* Empty (avail 0) for good, and never written. */
-const struct arc4_strong arc4_strong_none, arc4_strong_busy;
+/* Empty (avail 0) for good: never written. */
+struct arc4_strong arc4_strong_none, arc4_strong_busy;
 
 __thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec"))) = ARC4_STRONG_NONE;

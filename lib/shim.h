@@ -135,9 +135,9 @@ enum { ARC4_STRONG_MAP = 16384,
 
 /*
  * A thread's buffer is an ARC4_STRONG_MAP-byte mapping: ARC4_STRONG_BUF
- * bytes of buf.  The two sentinels are the header alone, read-only: 32
- * bytes of .rodata, not 32 KiB of .bss that a preloaded library would map
- * into every process.
+ * bytes of buf.  The two sentinels are the header alone: 32 bytes of
+ * .bss, in the page the loader has already written, not 32 KiB that a
+ * preloaded library would map into every process.
  */
 struct arc4_strong {
 	uint64_t gen;		/* *arc4_gen when buf was filled */
@@ -146,9 +146,9 @@ struct arc4_strong {
 };
 
 ARC4_HIDDEN extern const uint64_t *arc4_gen;
-ARC4_HIDDEN extern const struct arc4_strong arc4_strong_none, arc4_strong_busy;
-#define ARC4_STRONG_NONE ((struct arc4_strong *)&arc4_strong_none)
-#define ARC4_STRONG_BUSY ((struct arc4_strong *)&arc4_strong_busy)
+ARC4_HIDDEN extern struct arc4_strong arc4_strong_none, arc4_strong_busy;
+#define ARC4_STRONG_NONE (&arc4_strong_none)
+#define ARC4_STRONG_BUSY (&arc4_strong_busy)
 ARC4_HIDDEN extern __thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec")));
 
