@@ -260,6 +260,9 @@ static int policy_read(void)
 	return match;
 }
 
+/* In .data, not .rodata (shim.c's legacy_name says why).  Never written. */
+static char policy_path[] = POLICY_FILE;
+
 /* Set while this thread looks at the policy: a hook re-entering finds it. */
 static __thread int busy __attribute__((tls_model("initial-exec")));
 
@@ -285,10 +288,9 @@ int arc4_policy_present(void)
 		return 1;
 	busy = 1;
 #if defined(SYS_newfstatat) && defined(__LP64__)
-	r = syscall(SYS_newfstatat, AT_FDCWD, POLICY_FILE, &st,
-		    AT_SYMLINK_NOFOLLOW);
+	r = syscall(SYS_newfstatat, AT_FDCWD, policy_path, &st, AT_SYMLINK_NOFOLLOW);
 #else
-	r = fstatat(AT_FDCWD, POLICY_FILE, &st, AT_SYMLINK_NOFOLLOW);
+	r = fstatat(AT_FDCWD, policy_path, &st, AT_SYMLINK_NOFOLLOW);
 #endif
 	busy = 0;
 	if (r != 0)
