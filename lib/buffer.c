@@ -47,14 +47,14 @@
 
 enum { ARC4_EARLY_DRAWS = 16 };
 
-_Static_assert(sizeof(struct arc4_strong) <= ARC4_STRONG_MAP,
+_Static_assert(sizeof(struct arc4_strong) + ARC4_STRONG_BUF <= ARC4_STRONG_MAP,
 	       "one mapping per thread");
 
-/* Empty (avail 0) for good: 16 KiB of .bss each that no one touches. */
+/* Empty (avail 0) for good: never written. */
 struct arc4_strong arc4_strong_none, arc4_strong_busy;
 
 __thread struct arc4_strong *arc4_tls_strong
-	__attribute__((tls_model("initial-exec"))) = &arc4_strong_none;
+	__attribute__((tls_model("initial-exec"))) = ARC4_STRONG_NONE;
 static __thread struct arc4_strong *tls_own
 	__attribute__((tls_model("initial-exec")));
 static __thread int tls_busy __attribute__((tls_model("initial-exec")));
@@ -68,12 +68,12 @@ static int strong_key_ok;
 
 static void strong_wipe(struct arc4_strong *s)
 {
-	explicit_bzero(s, sizeof(*s));
+	explicit_bzero(s, ARC4_STRONG_MAP);
 }
 
 static void strong_thread_exit(void *p)
 {
-	arc4_tls_strong = &arc4_strong_none;
+	arc4_tls_strong = ARC4_STRONG_NONE;
 	tls_own = NULL;
 	strong_wipe(p);
 	munmap(p, ARC4_STRONG_MAP);
@@ -234,9 +234,9 @@ static int strong_refill(struct arc4_strong *s, size_t len)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	s->gen = gen;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	arc4_source_fill(s->buf, sizeof(s->buf), ARC4_FILL_BUFFER);
+	arc4_source_fill(s->buf, ARC4_STRONG_BUF, ARC4_FILL_BUFFER);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	s->avail = sizeof(s->buf);
+	s->avail = ARC4_STRONG_BUF;
 	return 1;
 }
 
@@ -252,7 +252,7 @@ static int strong_slow(void *out, size_t len)
 	struct arc4_strong *s = tls_own;
 	int saved_errno = errno, served = 1, cancel;
 
-	if (tls_busy || (s != NULL && arc4_tls_strong == &arc4_strong_busy)) {
+	if (tls_busy || (s != NULL && arc4_tls_strong == ARC4_STRONG_BUSY)) {
 		arc4_source_fill(out, len, ARC4_FILL_REENTERED);
 		errno = saved_errno;
 		return 1;
@@ -261,14 +261,14 @@ static int strong_slow(void *out, size_t len)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	cancel = arc4_cancel_off();
 	s = strong_buffer();
-	arc4_tls_strong = &arc4_strong_busy;	/* held, as in _take() */
+	arc4_tls_strong = ARC4_STRONG_BUSY;	/* held, as in _take() */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (s == NULL || len >= ARC4_STRONG_BUF || !strong_refill(s, len))
 		arc4_source_fill(out, len, strong_direct_order(len));
 	else
 		served = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	arc4_tls_strong = s ? s : &arc4_strong_none;
+	arc4_tls_strong = s ? s : ARC4_STRONG_NONE;
 	tls_busy = 0;
 	arc4_cancel_restore(cancel);
 	errno = saved_errno;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 
 #include "chacha20.h"
 #include "det.h"
@@ -109,9 +110,9 @@ static void det_compute(struct arc4_det *d)
 	uint32_t in[16];
 
 	arc4_chacha20_init(in, d->seed.key, d->base / 64, d->seed.nonce);
-	arc4_chacha20_blocks(in, d->buf, sizeof(d->buf) / 64);
+	arc4_chacha20_blocks(in, d->buf, d->cap / 64);
 	explicit_bzero(in, sizeof(in));
-	d->len = sizeof(d->buf);
+	d->len = d->cap;
 }
 
 /*
@@ -137,9 +138,9 @@ static int det_read(struct arc4_det *d)
 		d->fd = -1;
 	if (d->fd <= 0)
 		det_fd_open(d);
-	while (d->fd > 0 && got < sizeof(d->buf)) {
+	while (d->fd > 0 && got < d->cap) {
 		ssize_t n = det_pread(d->fd, d->buf + got,
-				      sizeof(d->buf) - got, d->base + got);
+				      d->cap - got, d->base + got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -151,13 +152,34 @@ static int det_read(struct arc4_det *d)
 	return d->fd > 0;
 }
 
+/*
+ * The buffer, mapped at the first refill: a process that never seeds
+ * keeps none.  Where no mapping can be had, one block in d serves (the
+ * same bytes, fetched 64 at a time).
+ */
+static void det_buf_map(struct arc4_det *d)
+{
+	void *m = mmap(NULL, ARC4_DET_BUF, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m != MAP_FAILED) {
+		d->buf = m;
+		d->cap = ARC4_DET_BUF;
+	} else {
+		d->buf = d->block;
+		d->cap = sizeof(d->block);
+	}
+}
+
 /* Load the buffer that holds stream offset p. */
 static void det_refill(struct arc4_det *d, uint64_t p)
 {
 	int saved_errno = errno, cancel = arc4_cancel_off();
 
+	if (!d->buf)
+		det_buf_map(d);
 	d->len = 0;
-	d->base = p - p % sizeof(d->buf);
+	d->base = p - p % d->cap;
 	if (!det_read(d))
 		det_compute(d);
 	arc4_cancel_restore(cancel);

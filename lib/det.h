@@ -28,13 +28,18 @@ struct arc4_det {
 	dev_t rdev;		/* what fd referred to when we opened it */
 	ino_t ino;
 	uint8_t check[16];	/* stream bytes 0..15 as fd returned them */
-	uint8_t buf[ARC4_DET_BUF];
+	uint8_t *buf;		/* cap bytes of the stream from base */
+	size_t cap;
+	uint8_t block[64];	/* buf where no mapping could be had */
 };
 
 /*
- * Static initialiser: no descriptor yet (ours are never 0, 1 or 2).  All
- * zero, so the state goes to .bss, not to .data: a preloaded library's
- * initialised data is copied into every process at load.
+ * Static initialiser: no descriptor yet (ours are never 0, 1 or 2), no
+ * buffer (mapped at the first refill).  All zero and small, so the state
+ * goes to .bss and fits, with the rest of the library's writable data, in
+ * the page the loader maps from the file: a preloaded library's
+ * initialised data is copied into every process at load, and a larger
+ * .bss costs every process one more mapping.
  */
 #define ARC4_DET_INIT { .fd = 0 }
 

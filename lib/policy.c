@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "shim.h"
 
@@ -259,6 +260,9 @@ static int policy_read(void)
 	return match;
 }
 
+/* In .data, not .rodata (shim.c's legacy_name says why).  Never written. */
+static char policy_path[] = POLICY_FILE;
+
 /* Set while this thread looks at the policy: a hook re-entering finds it. */
 static __thread int busy __attribute__((tls_model("initial-exec")));
 
@@ -266,9 +270,12 @@ static __thread int busy __attribute__((tls_model("initial-exec")));
  * The cheap first look, before anything else: no file (or no directory)
  * by that name, or an empty regular file, is no policy.  Anything else,
  * a failed call included (a seccomp filter refusing it), goes to
- * arc4_policy_legacy(), which checks what it opens.  fstatat(), not a
- * raw statx(): it is the call glibc's own stat() makes, so what a sandbox
- * lets stat() do it lets this do.  No cancellation point; errno is kept.
+ * arc4_policy_legacy(), which checks what it opens.  The newfstatat
+ * system call, not statx: it is the call glibc's own stat() makes (on
+ * 64-bit Linux), so what a sandbox lets stat() do it lets this do; made
+ * directly, it saves the first call binding fstatat() (about 700
+ * instructions); elsewhere fstatat() itself.  No cancellation point;
+ * errno is kept.
  * Re-entered on this thread (a hook on fstatat() that calls rand()): 1,
  * and arc4_policy_legacy() then says to decide nothing for now.
  */
@@ -280,7 +287,11 @@ int arc4_policy_present(void)
 	if (busy)
 		return 1;
 	busy = 1;
-	r = fstatat(AT_FDCWD, POLICY_FILE, &st, AT_SYMLINK_NOFOLLOW);
+#if defined(SYS_newfstatat) && defined(__LP64__)
+	r = syscall(SYS_newfstatat, AT_FDCWD, policy_path, &st, AT_SYMLINK_NOFOLLOW);
+#else
+	r = fstatat(AT_FDCWD, policy_path, &st, AT_SYMLINK_NOFOLLOW);
+#endif
 	busy = 0;
 	if (r != 0)
 		r = errno != ENOENT && errno != ENOTDIR;

@@ -52,13 +52,23 @@ void arc4_cancel_restore(int old)
 int arc4_legacy_state;	/* ARC4_LEGACY_UNKNOWN, _OFF or _ON */
 
 /*
+ * The variable's name in .data, not .rodata, as is the policy file's
+ * (policy.c): .data shares the page the loader already wrote, while a
+ * string in .rodata would make a process's first rand() fault in a page
+ * that nothing else on its path touches (about 2,400 instructions).
+ * Never written.
+ */
+static char legacy_name[] = "ARC4_LEGACY";
+
+/*
  * secure_getenv(): a set-user-ID program must not be talked into
  * deterministic rand() by whoever runs it.
  */
 int arc4_legacy_lookup(void)
 {
-	const char *v = secure_getenv("ARC4_LEGACY");
-	int s = (v && strcmp(v, "1") == 0) ? ARC4_LEGACY_ON : ARC4_LEGACY_OFF;
+	const char *v = secure_getenv(legacy_name);
+	int s = (v && v[0] == '1' && v[1] == '\0') ? ARC4_LEGACY_ON
+						    : ARC4_LEGACY_OFF;
 	int listed = 0;
 
 	/* Most systems have no policy file: one fstatat() says so. */
@@ -101,8 +111,11 @@ void arc4_die(const char *why)
  * buffers need nothing: every one is MADV_WIPEONFORK, so the child finds
  * them zeroed (empty) without touching their pages.
  */
+static int atfork_inherited;	/* a child's handlers came with the parent's */
+
 static void fork_prepare(void)
 {
+	__atomic_store_n(&atfork_inherited, 1, __ATOMIC_RELAXED);
 	arc4_lock();
 	arc4_source_lock();
 }
@@ -122,10 +135,34 @@ static void fork_child(void)
 }
 
 /*
- * At load time, not on first use: pthread_atfork() may allocate, and an
- * allocator that calls arc4random() must not find us half-initialised.
+ * The handlers are registered by a thread's first token fetch (lock.c),
+ * which comes before any lock is taken and before the descriptor record
+ * is written: until then they would have nothing to do, and a process
+ * that never gets that far (most, under a preloaded shim: none or a few
+ * draws) never pays for pthread_atfork(), its binding and the pages it
+ * touches in libc.  Other threads wait in pthread_once() until it is
+ * done; a call back into the shim from inside it on the same thread (an
+ * allocator that draws, a signal handler) goes on without waiting for
+ * itself: no fork can run its handlers meanwhile, since the registering
+ * thread holds libc's atfork lock while it allocates.  A fork between
+ * pthread_atfork() and pthread_once()'s end makes a child whose
+ * pthread_once() runs again: its handlers came with it (fork_prepare()
+ * ran), so it registers none twice.
  */
-__attribute__((constructor)) static void arc4_atfork_init(void)
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static __thread int tls_atfork_busy __attribute__((tls_model("initial-exec")));
+
+static void atfork_register(void)
 {
-	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	if (!__atomic_load_n(&atfork_inherited, __ATOMIC_RELAXED))
+		pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+void arc4_atfork_ensure(void)
+{
+	if (tls_atfork_busy)
+		return;
+	tls_atfork_busy = 1;
+	pthread_once(&atfork_once, atfork_register);
+	tls_atfork_busy = 0;
 }

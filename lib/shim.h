@@ -84,6 +84,8 @@ ARC4_HIDDEN int arc4_owned_by_me(const unsigned int *word);
 /* In a forked child, after arc4_lock_forked(): the forking thread's hold
  * on word, if it had one, passes to the child's thread. */
 ARC4_HIDDEN void arc4_owned_forked(unsigned int *word);
+/* The fork handlers registered, once (shim.c); lock.c's first token fetch. */
+ARC4_HIDDEN void arc4_atfork_ensure(void);
 
 /*
  * Strong output: /dev/arc4 through a per-thread buffer, getrandom() when
@@ -133,14 +135,22 @@ ARC4_HIDDEN void arc4_owned_forked(unsigned int *word);
 enum { ARC4_STRONG_MAP = 16384,
        ARC4_STRONG_BUF = ARC4_STRONG_MAP - 16 };
 
+/*
+ * A thread's buffer is an ARC4_STRONG_MAP-byte mapping: ARC4_STRONG_BUF
+ * bytes of buf.  The two sentinels are the header alone: 32 bytes of
+ * .bss, in the page the loader has already written, not 32 KiB that a
+ * preloaded library would map into every process.
+ */
 struct arc4_strong {
 	uint64_t gen;		/* *arc4_gen when buf was filled */
 	size_t avail;		/* bytes left, at the start of buf */
-	uint8_t buf[ARC4_STRONG_BUF];
+	uint8_t buf[];
 };
 
 ARC4_HIDDEN extern const uint64_t *arc4_gen;
 ARC4_HIDDEN extern struct arc4_strong arc4_strong_none, arc4_strong_busy;
+#define ARC4_STRONG_NONE (&arc4_strong_none)
+#define ARC4_STRONG_BUSY (&arc4_strong_busy)
 ARC4_HIDDEN extern __thread struct arc4_strong *arc4_tls_strong
 	__attribute__((tls_model("initial-exec")));
 
@@ -183,7 +193,7 @@ static inline int arc4_strong_take(void *out, size_t len)
 	size_t avail;
 	int ok;
 
-	arc4_tls_strong = &arc4_strong_busy;
+	arc4_tls_strong = ARC4_STRONG_BUSY;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* Read once: the generation's volatile load would force a reload. */
 	avail = s->avail;

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <openssl/evp.h>
@@ -154,6 +155,45 @@ TEST(deterministic_stream_is_computed_without_the_device)
 	ASSERT_NE(0, access("/dev/arc4", F_OK));
 	srandom_deterministic(1234);
 	EXPECT_EQ(0, count_mismatches(want, N, 1));
+	free(want);
+}
+
+/* Grow the stack now: under a full RLIMIT_AS it could not grow later. */
+static __attribute__((noinline)) void stack_grow(void)
+{
+	volatile char pad[256 * 1024];
+
+	memset((char *)pad, 0, sizeof(pad));
+}
+
+/*
+ * The stream's 4 KiB buffer is mapped at its first refill; where no
+ * mapping can be had (the address space at its limit), a block in the
+ * state serves, and the sequence is the same.
+ */
+TEST(deterministic_sequence_is_the_same_when_no_buffer_can_be_mapped)
+{
+	long *want = expected_values(777, NONCE_RAND, 0, N), pages = 0, rss;
+	struct rlimit lim;
+	FILE *f;
+	void *m;
+
+	stack_grow();
+	f = fopen("/proc/self/statm", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(2, fscanf(f, "%ld %ld", &pages, &rss));
+	fclose(f);
+	lim.rlim_cur = lim.rlim_max = (rlim_t)(pages + 8) * getpagesize();
+	ASSERT_EQ(0, setrlimit(RLIMIT_AS, &lim));
+	/* Fill the few pages left, so that no 4 KiB mapping fits. */
+	while ((m = mmap(NULL, getpagesize(), PROT_READ, MAP_PRIVATE |
+			 MAP_ANONYMOUS, -1, 0)) != MAP_FAILED)
+		;
+	srand_deterministic(777);
+	EXPECT_EQ(0, count_mismatches(want, N, 0));
+	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	EXPECT_EQ(MAP_FAILED, m) TH_LOG("a 4 KiB mapping could be had");
 	free(want);
 }
 
