@@ -23,6 +23,10 @@ if [ ! -f "$lib" ]; then
 	tap_done
 fi
 
+# A sanitizer's build (make test-sanitize) lays its data out its own way:
+# ASan pads every global with a red zone.
+san=$(readelf -dW "$lib" | grep -oE 'lib[at]san\.so[.0-9]*' | head -n 1)
+
 # Every writable PT_LOAD's memory ends in the page its file part ends in
 # (a .bss beyond it is an anonymous mapping made in every process).
 bss_in_file_page() {
@@ -40,7 +44,12 @@ bss_in_file_page() {
 	[ "$n" = 1 ] || { echo "$n writable segments"; return 1; }
 	return $bad
 }
-tap_check "no anonymous .bss mapping: the writable data ends in its file page" bss_in_file_page
+if [ -n "$san" ]; then
+	tap_skip "no anonymous .bss mapping: the writable data ends in its file page" \
+		"built with $san, not the library that ships"
+else
+	tap_check "no anonymous .bss mapping: the writable data ends in its file page" bss_in_file_page
+fi
 
 relro() {
 	readelf -lW "$lib" | grep -q GNU_RELRO || { echo "no GNU_RELRO"; return 1; }
