@@ -78,7 +78,11 @@ static void *watch(void *arg)
 	bool dropped = false;
 
 	(void)arg;
-	while (watching) {
+	/*
+	 * A read that straddled the pause leaves the answer to the next one,
+	 * which comes even when main, resumed first, has said stop.
+	 */
+	while (watching || pending) {
 		prev = g;
 		t1 = boottime_ns();
 		g = gen->generation;
