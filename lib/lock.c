@@ -98,7 +98,6 @@ static __attribute__((noinline, cold)) unsigned int lock_token_fetch(void)
 	int saved_errno = errno;
 	unsigned int t = (unsigned int)syscall(SYS_gettid);
 
-	arc4_atfork_ensure();
 	if (__atomic_load_n(&token_live, __ATOMIC_RELAXED) == &token_never)
 		token_live_map();
 	__atomic_store_n(__atomic_load_n(&token_live, __ATOMIC_RELAXED), 1,

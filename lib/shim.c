@@ -111,11 +111,8 @@ void arc4_die(const char *why)
  * buffers need nothing: every one is MADV_WIPEONFORK, so the child finds
  * them zeroed (empty) without touching their pages.
  */
-static int atfork_inherited;	/* a child's handlers came with the parent's */
-
 static void fork_prepare(void)
 {
-	__atomic_store_n(&atfork_inherited, 1, __ATOMIC_RELAXED);
 	arc4_lock();
 	arc4_source_lock();
 }
@@ -135,34 +132,10 @@ static void fork_child(void)
 }
 
 /*
- * The handlers are registered by a thread's first token fetch (lock.c),
- * which comes before any lock is taken and before the descriptor record
- * is written: until then they would have nothing to do, and a process
- * that never gets that far (most, under a preloaded shim: none or a few
- * draws) never pays for pthread_atfork(), its binding and the pages it
- * touches in libc.  Other threads wait in pthread_once() until it is
- * done; a call back into the shim from inside it on the same thread (an
- * allocator that draws, a signal handler) goes on without waiting for
- * itself: no fork can run its handlers meanwhile, since the registering
- * thread holds libc's atfork lock while it allocates.  A fork between
- * pthread_atfork() and pthread_once()'s end makes a child whose
- * pthread_once() runs again: its handlers came with it (fork_prepare()
- * ran), so it registers none twice.
+ * At load time, not on first use: pthread_atfork() may allocate, and an
+ * allocator that calls arc4random() must not find us half-initialised.
  */
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-static __thread int tls_atfork_busy __attribute__((tls_model("initial-exec")));
-
-static void atfork_register(void)
+__attribute__((constructor)) static void arc4_atfork_init(void)
 {
-	if (!__atomic_load_n(&atfork_inherited, __ATOMIC_RELAXED))
-		pthread_atfork(fork_prepare, fork_parent, fork_child);
-}
-
-void arc4_atfork_ensure(void)
-{
-	if (tls_atfork_busy)
-		return;
-	tls_atfork_busy = 1;
-	pthread_once(&atfork_once, atfork_register);
-	tls_atfork_busy = 0;
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }

@@ -84,8 +84,6 @@ ARC4_HIDDEN int arc4_owned_by_me(const unsigned int *word);
 /* In a forked child, after arc4_lock_forked(): the forking thread's hold
  * on word, if it had one, passes to the child's thread. */
 ARC4_HIDDEN void arc4_owned_forked(unsigned int *word);
-/* The fork handlers registered, once (shim.c); lock.c's first token fetch. */
-ARC4_HIDDEN void arc4_atfork_ensure(void);
 
 /*
  * Strong output: /dev/arc4 through a per-thread buffer, getrandom() when
