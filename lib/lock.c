@@ -62,7 +62,7 @@ static void token_live_map(void)
 		p = &token_always;
 	}
 	if (!__atomic_compare_exchange_n(&token_live, &none, p, 0,
-					 __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED) &&
 	    p != &token_always)
 		munmap(p, 4096);
 }
@@ -100,7 +100,7 @@ static __attribute__((noinline, cold)) unsigned int lock_token_fetch(void)
 
 	if (__atomic_load_n(&token_live, __ATOMIC_RELAXED) == &token_never)
 		token_live_map();
-	__atomic_store_n(__atomic_load_n(&token_live, __ATOMIC_RELAXED), 1,
+	__atomic_store_n(__atomic_load_n(&token_live, __ATOMIC_ACQUIRE), 1,
 			 __ATOMIC_RELAXED);
 	if (tls_forked)
 		lock_pass_forked(t);
@@ -113,8 +113,9 @@ static __attribute__((noinline, cold)) unsigned int lock_token_fetch(void)
 static unsigned int lock_token(void)
 {
 	unsigned int t = tls_token;
+	/* Acquire: the page another thread published (a move on x86). */
 	const unsigned int *live = __atomic_load_n(&token_live,
-						   __ATOMIC_RELAXED);
+						   __ATOMIC_ACQUIRE);
 
 	/* Atomic loads (plain moves): other threads store to the word. */
 	return arc4_likely(t != 0 && __atomic_load_n(live, __ATOMIC_RELAXED)) ?

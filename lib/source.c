@@ -445,10 +445,12 @@ int arc4_source_libc_vmsafe(void)
 		major = strtol(v, &end, 10);
 		if (*end == '.')
 			minor = strtol(end + 1, NULL, 10);
-		safe = major > 2 || (major == 2 && minor >= 41);
+		/* Threads that get here at once store the same value. */
+		__atomic_store_n(&safe, major > 2 || (major == 2 && minor >= 41),
+				 __ATOMIC_RELAXED);
 		__atomic_store_n(&known, 1, __ATOMIC_RELEASE);
 	}
-	return safe;
+	return __atomic_load_n(&safe, __ATOMIC_RELAXED);
 #else
 	return 0;
 #endif
