@@ -272,9 +272,10 @@ static __thread int busy __attribute__((tls_model("initial-exec")));
  * a failed call included (a seccomp filter refusing it), goes to
  * arc4_policy_legacy(), which checks what it opens.  The newfstatat
  * system call, not statx: it is the call glibc's own stat() makes (on
- * 64-bit Linux), so what a sandbox lets stat() do it lets this do; made
- * directly, it saves the first call binding fstatat() (about 700
- * instructions); elsewhere fstatat() itself.  No cancellation point;
+ * x86-64 and arm64, whose kernel struct stat is glibc's; on mips64 it is
+ * not), so what a sandbox lets stat() do it lets this do; made directly,
+ * it saves the first call binding fstatat() (about 700 instructions);
+ * elsewhere fstatat() itself.  No cancellation point;
  * errno is kept.
  * Re-entered on this thread (a hook on fstatat() that calls rand()): 1,
  * and arc4_policy_legacy() then says to decide nothing for now.
@@ -287,7 +288,7 @@ int arc4_policy_present(void)
 	if (busy)
 		return 1;
 	busy = 1;
-#if defined(SYS_newfstatat) && defined(__LP64__)
+#if defined(SYS_newfstatat) && (defined(__x86_64__) || defined(__aarch64__))
 	r = syscall(SYS_newfstatat, AT_FDCWD, policy_path, &st, AT_SYMLINK_NOFOLLOW);
 #else
 	r = fstatat(AT_FDCWD, policy_path, &st, AT_SYMLINK_NOFOLLOW);
