@@ -10,13 +10,17 @@
  * without this, the counters of nearly every test would be lost.  A
  * library's gcov runtime is linked into it with hidden symbols, so nothing
  * outside can call it; its destructors, though, are in its DT_FINI_ARRAY.
- * This _exit() and abort() run those of libarc4 (found by name among the
- * loaded objects), then end the process as the real ones do.  Not for
- * production: only scripts/coverage builds and preloads it.
+ * This _exit() and abort() run those of every loaded object that holds
+ * the shim's counters: libarc4.so, and the programs and plugins built in
+ * the instrumented tree (scripts/coverage puts this library beside it, in
+ * the tree's parent), which link libarc4.a's objects; then they end the
+ * process as the real ones do.  Not for production: only scripts/coverage
+ * builds and preloads it.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
+#include <limits.h>
 #include <link.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -25,6 +29,24 @@
 #include <sys/syscall.h>
 
 typedef void (*fini_fn)(void);
+
+/* Whether the object at PATH ("" for the program) was built in the tree. */
+static int in_tree(const char *path)
+{
+	static char tree[PATH_MAX + 8];
+	char real[PATH_MAX], *slash;
+	Dl_info me;
+
+	if (!tree[0]) {
+		if (!dladdr((void *)in_tree, &me) || !me.dli_fname ||
+		    !realpath(me.dli_fname, tree) || !(slash = strrchr(tree, '/')))
+			return 0;
+		strcpy(slash, "/tree/");
+	}
+	if (!*path)
+		path = "/proc/self/exe";
+	return realpath(path, real) && !strncmp(real, tree, strlen(tree));
+}
 
 static int run_fini(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -35,7 +57,8 @@ static int run_fini(struct dl_phdr_info *info, size_t size, void *data)
 
 	(void)size;
 	(void)data;
-	if (!info->dlpi_name || !strstr(info->dlpi_name, "libarc4.so"))
+	if (!info->dlpi_name || (!strstr(info->dlpi_name, "libarc4.so") &&
+				 !in_tree(info->dlpi_name)))
 		return 0;
 	for (i = 0; i < info->dlpi_phnum; i++)
 		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
@@ -50,7 +73,7 @@ static int run_fini(struct dl_phdr_info *info, size_t size, void *data)
 	/* In reverse, as the dynamic linker runs them. */
 	for (i = bytes / sizeof(fini_fn) - 1; array && i >= 0; i--)
 		((fini_fn *)array)[i]();
-	return 1;
+	return 0;
 }
 
 static void flush_counters(void)

@@ -26,6 +26,26 @@ static inline int pm_write(const char *path, const char *val)
 	return ok ? 0 : -1;
 }
 
+/*
+ * Why this kernel cannot run the cycle, naming the option it lacks; NULL
+ * where it can (every Debian kernel).  A test skips with the reason rather
+ * than fail on a kernel built without them (scripts/config has both).
+ */
+static inline const char *pm_hibernation_lack(void)
+{
+	char states[128] = "";
+	int fd = open("/sys/power/state", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, states, sizeof(states) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || !strstr(states, "disk"))
+		return "no hibernation here (CONFIG_HIBERNATION, or hibernation locked down)";
+	if (access("/sys/power/pm_test", F_OK))
+		return "no /sys/power/pm_test (CONFIG_PM_DEBUG)";
+	return NULL;
+}
+
 /* 0, or -1 with errno; /sys/power/pm_test is left as it was. */
 static inline int pm_hibernation_cycle(void)
 {

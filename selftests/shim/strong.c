@@ -421,10 +421,13 @@ TEST(a_hibernation_empties_the_strong_buffer)
 {
 	volatile size_t *avail;
 	uintptr_t s, e;
+	const char *lack = pm_hibernation_lack();
 	size_t before;
 
 	if (!have_device())
 		SKIP(return, "no /dev/arc4: the generation page is the module's");
+	if (lack)
+		SKIP(return, "%s", lack);
 	draw_until_buffered();
 	ASSERT_TRUE(find_wipeonfork_map(&s, &e));
 	avail = (volatile size_t *)(s + 8);
