@@ -310,13 +310,15 @@ static void *count_opens(void *arg)
  * process_vm_readv() (CONFIG_CROSS_MEMORY_ATTACH, which Debian's kernels
  * have; without it every open would go uncounted).
  */
+/* 0 where the kernel has no process_vm_readv() (ENOSYS); any other
+ * failure is not a configuration and fails the tests that count. */
 static int can_count_opens(void)
 {
 	char src = 'a', dst = 0;
 	struct iovec local = { &dst, 1 }, remote = { &src, 1 };
 
-	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1 &&
-	       dst == 'a';
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 1 ||
+	       errno != ENOSYS;
 }
 
 static int count_opens_start(void)
