@@ -145,11 +145,14 @@ CR_PLUGIN_REGISTER_HOOK(CR_PLUGIN_HOOK__HANDLE_DEVICE_VMA,
 
 static int arc4_dump_file(int fd, int id)
 {
-	struct arc4_img img = { .magic = ARC4_IMG_MAGIC, .version = ARC4_IMG_V1 };
+	struct arc4_img img = { .version = ARC4_IMG_V1 };
 	struct arc4_info info;
 	char name[64];
 	struct stat st;
 	int ret, fl;
+
+	/* Eight bytes, no NUL (GCC 15 refuses the string as an initialiser). */
+	memcpy(img.magic, ARC4_IMG_MAGIC, sizeof(img.magic));
 
 	if (fstat(fd, &st) || !is_arc4(&st))
 		return -ENOTSUP;
