@@ -3,7 +3,10 @@
  * libctor.so, for dlclose: a library whose constructor draws strong
  * values from the shim (the libarc4.so named by ARC4_CTOR_LIB, already
  * loaded) after a pause, while the dynamic linker's lock is held by the
- * dlopen() that runs it.
+ * dlopen() that runs it.  For linking: with ARC4_CTOR_RAND set, its
+ * constructor calls rand() (the shim's, when preloaded), which runs
+ * before the shim's own constructor when the library is preloaded after
+ * it.
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -16,6 +19,8 @@ __attribute__((constructor)) static void ctor_draw(void)
 	uint32_t (*draw)(void);
 	void *h;
 
+	if (getenv("ARC4_CTOR_RAND"))
+		(void)rand();
 	if (!lib || !(h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD)))
 		return;
 	draw = (uint32_t (*)(void))dlsym(h, "arc4random");

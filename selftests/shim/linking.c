@@ -359,6 +359,74 @@ TEST(arc4_legacy_deterministic_seeders_match_glibc_exactly)
 	}
 }
 
+/*
+ * The shim's constructor notes whether the environment names ARC4_LEGACY
+ * at all; wherever the entry stands, and however long the environment,
+ * it is found, and a longer name that begins the same is not it.
+ */
+TEST(arc4_legacy_is_found_anywhere_in_a_long_environment)
+{
+	char *glibc = ref_with("", "ref", "rand 1 8"), *env, *got;
+	size_t len = 0, cap = 64 * 40 + PATH_MAX + 64;
+
+	ASSERT_NE(NULL, glibc);
+	env = malloc(cap);
+	ASSERT_NE(NULL, env);
+	for (int i = 0; i < 64; i++)
+		len += snprintf(env + len, cap - len, "ARC4_LEGACY%d=1 ", i);
+	snprintf(env + len, cap - len, "ARC4_LEGACYX=1 ARC4_LEGAC=1 %s",
+		 preload_env());
+	got = ref_with(env, "ref", "rand 1 8");
+	ASSERT_NE(NULL, got);
+	EXPECT_STRNE(glibc, got) TH_LOG("a longer or shorter name counted");
+	free(got);
+	/* Last, at an odd and an even place, statically linked and preloaded. */
+	for (int i = 0; i < 4; i++) {
+		const char *prog = i < 2 ? "ref-static" : "ref";
+		char *all;
+
+		ASSERT_LE(0, asprintf(&all, "%s%s ARC4_LEGACY=1", env,
+				      i % 2 ? " ARC4_PAD=1" : ""));
+		got = ref_with(all, prog, "rand 1 8");
+		ASSERT_NE(NULL, got);
+		EXPECT_STREQ(glibc, got)
+			TH_LOG("%s, case %d: ARC4_LEGACY=1 last missed", prog, i);
+		free(got);
+		free(all);
+	}
+	free(env);
+	free(glibc);
+}
+
+/*
+ * A library preloaded after the shim runs its constructor first: a rand()
+ * there comes before the shim's constructor has looked at the
+ * environment, and must still see ARC4_LEGACY=1 (and what it decides
+ * holds for the program: srand(1) then gives glibc's sequence).
+ */
+TEST(arc4_legacy_holds_for_a_constructor_that_runs_before_the_shims)
+{
+	char *glibc = ref_with("", "ref", "rand 1 8"), *env, *got;
+
+	ASSERT_NE(NULL, glibc);
+	ASSERT_LE(0, asprintf(&env, "ARC4_CTOR_RAND=1 LD_PRELOAD='%s %s/libctor.so'",
+			      libarc4_so(), test_dir()));
+	got = ref_with(env, "ref", "rand 1 8");
+	ASSERT_NE(NULL, got);
+	EXPECT_STRNE(glibc, got) TH_LOG("strong without ARC4_LEGACY");
+	free(got);
+	free(env);
+	ASSERT_LE(0, asprintf(&env, "ARC4_LEGACY=1 ARC4_CTOR_RAND=1 "
+			      "LD_PRELOAD='%s %s/libctor.so'",
+			      libarc4_so(), test_dir()));
+	got = ref_with(env, "ref", "rand 1 8");
+	ASSERT_NE(NULL, got);
+	EXPECT_STREQ(glibc, got) TH_LOG("the early rand() missed ARC4_LEGACY=1");
+	free(got);
+	free(env);
+	free(glibc);
+}
+
 TEST(arc4_legacy_other_values_do_not_enable_legacy)
 {
 	char *glibc = ref_with("", "ref", "rand 1 8");
