@@ -134,25 +134,25 @@ function relstart(label, impl, func, mode,    i, v) {
 }
 
 # A release row of the difference of two bench/startup figures, each
-# "impl:func:mode", each the least of its repeats: what disturbs a run
-# (a timer interrupt, a page-cache or allocator refill) only adds, and the
-# medians of two runs differ by up to 25,000 where the least agree within
-# about 6,000.
+# "impl:func:mode", each its record's median: a first call's repeats agree
+# to a few instructions; a spawn's record is of its faster half of 200
+# (bench/start.c), so its median is the lower quartile, which agreed
+# within about 3,000 from run to run where the least of 40 moved by
+# 10,000.
 function reldiff(label, a, b,    i, v, x, y, ka, kb) {
 	split(a, x, ":")
 	split(b, y, ":")
 	for (i = 1; i <= NREL; i++) {
 		ka = key(RW[i], "start", x[1], x[2], x[3], 1)
 		kb = key(RW[i], "start", y[1], y[2], y[3], 1)
-		v[i] = (ka in have) && (kb in have) ? lo[ka] - lo[kb] : ""
+		v[i] = (ka in have) && (kb in have) ? med[ka] - med[kb] : ""
 	}
 	relrow(label, v, "%.0f")
 }
 
-# A difference of two figures in w (the least of each one's repeats, as
-# in reldiff()), target <= t.
+# A difference of two figures in w (as in reldiff()), target <= t.
 function difftarget(name, w, a, b, t,    d) {
-	d = (a in have) && (b in have) ? lo[a] - lo[b] : ""
+	d = (a in have) && (b in have) ? med[a] - med[b] : ""
 	printf "  %-52s %-16s %-26s <= %-5s %s\n", name, w,
 		d == "" ? "no data" : sprintf("%.0f insns", d), t,
 		d == "" ? "n/a" : d <= t ? "met" : "NOT MET"
@@ -178,7 +178,7 @@ function startup_table(    i, f, m, h) {
 		relstart("spawn+exec+exit, draws nothing, " m[i], "process", "none", "spawn-" m[i])
 		relstart("spawn+exec+exit, one arc4random(), " m[i], "process", "arc4random", "spawn-" m[i])
 	}
-	print "  the least of the repeats of each, subtracted:"
+	print "  subtracted (first calls: medians; spawns: lower quartiles):"
 	reldiff("exec, the loader's share (preload-empty - plain)",
 		"process:none:spawn-preload-empty", "process:none:spawn-plain")
 	reldiff("exec, arc4's share (preload-shim - preload-empty)",

@@ -6,9 +6,10 @@
  *       ns of the first FUNC() call (arc4random, rand) of a new process,
  *       each repeat a new process (this program again, "once FUNC"); under
  *       VM_ICOUNT=1 an instruction count
- *   start [-r REPEATS] spawn PROG FUNC [PRELOAD]
+ *   start [-r REPEATS] spawn PROG FUNC PRELOAD...
  *       ns from posix_spawn() to waitpid() of "PROG once FUNC" (FUNC none:
- *       it draws nothing), with LD_PRELOAD=PRELOAD if given
+ *       it draws nothing) with LD_PRELOAD=PRELOAD, each PRELOAD in turn
+ *       (- for none)
  *   start [-r REPEATS] threads N DRAWS
  *       resident memory per thread (KiB) of N threads that each drew DRAWS
  *       arc4random() values and wait, stacks included
@@ -110,25 +111,46 @@ static int first(const char *self, const char *func, int reps)
 	return 0;
 }
 
-static int spawn(char *prog, char *func, char *preload, int reps)
+/*
+ * The variants take turns, one spawn each a round, so that whatever
+ * drifts in the VM meets them all.  A variant's record is of its faster
+ * half of spawns (its median the lower quartile of all): under icount the
+ * slower ones met a timer tick or an allocator's refill, 70,000
+ * instructions and more, in proportions that move from run to run.
+ * Address-space randomisation stays on: with it off, each variant is
+ * measured at one layout, where its mappings happen to need a page-table
+ * page more or less (the figures moved by 10,000 with the spawning
+ * program's build), instead of over the layouts processes get.
+ */
+static int spawn(char *prog, char *func, char **preloads, int n, int reps)
 {
-	double v[reps];
+	double (*v)[reps] = calloc(n, sizeof(*v));
 	char env[4096], *argv[] = { prog, "once", func, NULL };
 	char *envp[] = { env, NULL };
 	char mode[256];
 
-	snprintf(env, sizeof(env), "LD_PRELOAD=%s", preload ? preload : "");
-	for (int i = 0; i < reps; i++) {
-		double t0 = now_ns();
+	if (v == NULL)
+		return 1;
+	for (int i = 0; i < reps; i++)
+		for (int k = 0; k < n; k++) {
+			double t0 = now_ns();
 
-		if (run(argv, envp, NULL))
-			return 1;
-		v[i] = now_ns() - t0;
+			snprintf(env, sizeof(env), "LD_PRELOAD=%s",
+				 strcmp(preloads[k], "-") ? preloads[k] : "");
+			if (run(argv, envp, NULL))
+				return 1;
+			v[k][i] = now_ns() - t0;
+		}
+	for (int k = 0; k < n; k++) {
+		snprintf(mode, sizeof(mode), "spawn-%s",
+			 !strcmp(preloads[k], "-") ? "plain" :
+			 strstr(preloads[k], "arc4") ? "preload-shim" :
+			 "preload-empty");
+		qsort(v[k], reps, sizeof(v[k][0]), cmp_double);
+		record("start", "process", func, mode, 1, v[k], (reps + 1) / 2,
+		       "ns");
 	}
-	snprintf(mode, sizeof(mode), "spawn-%s",
-		 preload ? (strstr(preload, "arc4") ? "preload-shim" :
-			    "preload-empty") : "plain");
-	record("start", "process", func, mode, 1, v, reps, "ns");
+	free(v);
 	return 0;
 }
 
@@ -187,7 +209,7 @@ static int threads(int n, long d, int reps)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: start [-r REPEATS] first FUNC | spawn PROG FUNC [PRELOAD] | threads N DRAWS\n");
+	fprintf(stderr, "usage: start [-r REPEATS] first FUNC | spawn PROG FUNC PRELOAD... | threads N DRAWS\n");
 	return 2;
 }
 
@@ -205,9 +227,9 @@ int main(int argc, char **argv)
 		return once(argv[i + 1]);
 	if (!strcmp(argv[i], "first") && i + 1 < argc)
 		return first(argv[0], argv[i + 1], reps);
-	if (!strcmp(argv[i], "spawn") && i + 2 < argc)
-		return spawn(argv[i + 1], argv[i + 2],
-			     i + 3 < argc ? argv[i + 3] : NULL, reps);
+	if (!strcmp(argv[i], "spawn") && i + 3 < argc)
+		return spawn(argv[i + 1], argv[i + 2], &argv[i + 3],
+			     argc - i - 3, reps);
 	if (!strcmp(argv[i], "threads") && i + 2 < argc)
 		return threads(atoi(argv[i + 1]), atol(argv[i + 2]), reps);
 	return usage();
