@@ -4,7 +4,9 @@
 # layout.sh: what a preloaded libarc4.so.1 costs every process at load,
 # read off the built library (doc/performance.md, "The exec budget").
 # Its writable data ends in the page the loader maps from the file, so
-# ld.so maps no anonymous pages for .bss; and it keeps RELRO.  (That no
+# ld.so maps no anonymous pages for .bss; its read-only data shares the
+# headers' read-only segment (three loadable segments, none both
+# writable and executable, the code alone executable); and it keeps RELRO.  (That no
 # fork handler is registered at load, selftests/shim/atfork checks.)
 #
 #   layout.sh [LIBRARY]    default: lib/libarc4.so.1
@@ -16,11 +18,12 @@ cd "$top" || exit 1
 . selftests/install/tap.sh
 
 lib=${1:-$top/lib/libarc4.so.1}
-tap_plan 2
+tap_plan 3
 if [ ! -f "$lib" ]; then
-	tap_fail "lib/libarc4.so.1 is built (make lib)"
-	tap_fail "lib/libarc4.so.1 is built (make lib)"
-	tap_done
+	for i in 1 2 3; do
+		tap_fail "lib/libarc4.so.1 is built (make lib)"
+	done
+	exit 1
 fi
 
 # A sanitizer's build (make test-sanitize) lays its data out its own way:
@@ -50,6 +53,27 @@ if [ -n "$san" ]; then
 else
 	tap_check "no anonymous .bss mapping: the writable data ends in its file page" bss_in_file_page
 fi
+
+# Three PT_LOADs: R (headers, symbols, .rodata, .eh_frame), R E (the
+# code and nothing else), RW; .rodata and .eh_frame in no executable one.
+three_segments() {
+	local flags sec addr x
+	# A LOAD line's flags are fields 7 to NF - 1 ("R E" is two).
+	local loads='$1 == "LOAD" { f = ""; for (i = 7; i < NF; i++) f = f $i'
+	flags=$(readelf -lW "$lib" | awk "$loads; print f }" | paste -sd ' ')
+	[ "$flags" = "R RE RW" ] || { echo "segments: $flags"; return 1; }
+	for sec in .rodata .eh_frame; do
+		addr=$(readelf -SW "$lib" | sed 's/^ *\[ *[0-9]*\]//' |
+			awk -v s="$sec" '$1 == s { print $3 }')
+		[ -n "$addr" ] || { echo "no $sec"; return 1; }
+		x=$(readelf -lW "$lib" | awk "$loads"'; print $3, $6, f }' |
+			while read -r va ms f; do
+				((16#$addr >= va && 16#$addr < va + ms)) && echo "$f"
+			done)
+		[ "$x" = R ] || { echo "$sec in a segment with flags '$x'"; return 1; }
+	done
+}
+tap_check "read-only data in the headers' segment: three segments, only code executable" three_segments
 
 relro() {
 	readelf -lW "$lib" | grep -q GNU_RELRO || { echo "no GNU_RELRO"; return 1; }
