@@ -524,4 +524,126 @@ TEST(a_buffer_made_by_a_handler_inside_a_take_serves_the_next_draws)
 		TH_LOG("no draw came from the buffer");
 }
 
+/* Refuse the system call nr whose argument arg is value, with errno err. */
+static int refuse_call_with(int nr, int arg, unsigned int value, int err)
+{
+	struct sock_filter f[] = {
+		BPF_X86_64_SYSCALL_NR,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		/* the argument's low word (little-endian) */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[0]) + 8 * arg),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | err),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return seccomp_install(f, sizeof(f) / sizeof(f[0]), 0);
+}
+
+enum { DRAWS = 128 };
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A child of fork() (kind 0) or of the raw system call (kind 1): its
+ * DRAWS strong values against the parent's next DRAWS, none the same, and
+ * where rand() is seeded, its next rand() the parent's.
+ */
+static void child_shares_nothing(struct __test_metadata *_metadata, int kind,
+				 int seeded)
+{
+	uint32_t mine[DRAWS + 1], theirs[DRAWS + 1];
+	int p[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(p));
+	pid = kind ? shim_sys_fork() : fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		for (int i = 0; i < DRAWS; i++)
+			theirs[i] = arc4random();
+		theirs[DRAWS] = rand();
+		_exit(write(p[1], theirs, sizeof(theirs)) == sizeof(theirs) ? 0 : 1);
+	}
+	close(p[1]);
+	ASSERT_EQ(sizeof(theirs), read(p[0], theirs, sizeof(theirs)));
+	close(p[0]);
+	ASSERT_EQ(0, child_status(pid));
+	for (int i = 0; i < DRAWS; i++)
+		mine[i] = arc4random();
+	mine[DRAWS] = rand();
+	for (int i = 0; i < DRAWS; i++) {
+		for (int j = 0; j < DRAWS; j++) {
+			ASSERT_NE(mine[i], theirs[j])
+				TH_LOG("kind %d: the child's value %d is the parent's %d",
+				       kind, j, i);
+		}
+	}
+	if (seeded)
+		EXPECT_EQ(mine[DRAWS], theirs[DRAWS])
+			TH_LOG("kind %d: the seeded rand() did not go on in the child",
+			       kind);
+}
+
+/*
+ * A kernel before 4.14 refuses MADV_WIPEONFORK (EINVAL): a thread then
+ * keeps no strong buffer (a child would inherit its bytes), and the lock
+ * falls back to a token no fork clears.  A child of fork() or of the raw
+ * system call still returns none of its parent's values, and a seeded
+ * sequence still goes on in both.
+ */
+TEST(where_madv_wipeonfork_is_refused_no_buffer_and_no_child_repeats)
+{
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	ASSERT_EQ(0, refuse_call_with(__NR_madvise, 2, MADV_WIPEONFORK, EINVAL));
+	srand_deterministic(7);
+	(void)rand();
+	for (int i = 0; i < 1000; i++)
+		(void)arc4random();
+	EXPECT_EQ(0, count_wipeonfork_maps());
+	child_shares_nothing(_metadata, 0, 1);
+	child_shares_nothing(_metadata, 1, 1);
+}
+
+/*
+ * The buffer's mapping refused (ENOMEM; 16384 is ARC4_STRONG_MAP in
+ * lib/shim.h): the thread draws without one, every value strong, errno
+ * kept.  Were the size to change, the buffer would be mapped here and the
+ * count of MADV_WIPEONFORK mappings says so.
+ */
+TEST(where_the_buffer_cannot_be_mapped_values_stay_strong)
+{
+	enum { N = 2000 };
+	static uint64_t v[N];
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+#ifdef __NR_mmap2
+	ASSERT_EQ(0, refuse_call_with(__NR_mmap2, 1, 16384, ENOMEM));
+#else
+	ASSERT_EQ(0, refuse_call_with(__NR_mmap, 1, 16384, ENOMEM));
+#endif
+	errno = 0;
+	for (int i = 0; i < N; i++) {
+		v[i] = (uint64_t)arc4random() << 32 | arc4random();
+		ASSERT_NE(0, v[i]);
+	}
+	EXPECT_EQ(0, errno);
+	EXPECT_EQ(0, count_wipeonfork_maps()) TH_LOG("a buffer was mapped");
+	qsort(v, N, sizeof(v[0]), cmp_u64);
+	for (int i = 1; i < N; i++) {
+		ASSERT_NE(v[i - 1], v[i]) TH_LOG("a value repeats");
+	}
+	child_shares_nothing(_metadata, 0, 0);
+	child_shares_nothing(_metadata, 1, 0);
+}
+
 TEST_HARNESS_MAIN
