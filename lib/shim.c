@@ -61,28 +61,35 @@ int arc4_legacy_state;	/* ARC4_LEGACY_UNKNOWN, _OFF or _ON */
 static char legacy_name[] = "ARC4_LEGACY";
 
 /*
- * Whether the environment the process started with (or the library was
- * loaded with) holds an ARC4_LEGACY entry: LEGACY_ENV_UNSEEN until the
- * constructor has looked (another library's constructor may draw before
- * ours runs).  Where it holds none, the usual case, a first rand() skips
- * secure_getenv(), whose binding and scan cost about 1,000 instructions.
+ * The environment array the kernel gave the process, which nothing ever
+ * frees (setenv() replaces environ with a copy of its own rather than
+ * grow it): the constructor keeps it when glibc passes it (envp then
+ * follows argv's NULL).  An environment that setenv() had already
+ * replaced, as a dlopen() after it passes, is not kept: realloc() may free
+ * it.  A first rand() reads the entries there (unsetenv() and a setenv()
+ * of an existing name change them in place) and, where none is named
+ * ARC4_LEGACY, the usual case, skips secure_getenv(), whose binding costs
+ * about 850 instructions; one added to the environment since it was
+ * replaced is not seen.
  */
-enum { LEGACY_ENV_UNSEEN, LEGACY_ENV_ABSENT, LEGACY_ENV_PRESENT };
-static int legacy_env;
+static char **legacy_envp;
 
-static int legacy_env_names_it(char **envp)
+static int legacy_env_absent(void)
 {
+	char **e = __atomic_load_n(&legacy_envp, __ATOMIC_RELAXED);
 	const size_t n = sizeof(legacy_name) - 1;
 
-	for (; envp && *envp; envp++) {
+	if (e == NULL)
+		return 0;	/* not looked at: ask secure_getenv() */
+	for (; *e; e++) {
 		size_t i = 0;
 
-		while (i < n && (*envp)[i] == legacy_name[i])
+		while (i < n && (*e)[i] == legacy_name[i])
 			i++;
-		if (i == n && (*envp)[n] == '=')
-			return 1;
+		if (i == n && (*e)[n] == '=')
+			return 0;
 	}
-	return 0;
+	return 1;
 }
 
 /*
@@ -91,9 +98,7 @@ static int legacy_env_names_it(char **envp)
  */
 int arc4_legacy_lookup(void)
 {
-	const char *v = __atomic_load_n(&legacy_env, __ATOMIC_RELAXED) ==
-				LEGACY_ENV_ABSENT ? NULL
-						  : secure_getenv(legacy_name);
+	const char *v = legacy_env_absent() ? NULL : secure_getenv(legacy_name);
 	int s = (v && v[0] == '1' && v[1] == '\0') ? ARC4_LEGACY_ON
 						    : ARC4_LEGACY_OFF;
 	int listed = 0;
@@ -166,10 +171,7 @@ static void fork_child(void)
 __attribute__((constructor)) static void arc4_init(int argc, char **argv,
 						   char **envp)
 {
-	(void)argc;
-	(void)argv;
-	__atomic_store_n(&legacy_env, legacy_env_names_it(envp) ?
-			 LEGACY_ENV_PRESENT : LEGACY_ENV_ABSENT,
-			 __ATOMIC_RELAXED);
+	if (argv && argc >= 0 && envp == argv + argc + 1)
+		__atomic_store_n(&legacy_envp, envp, __ATOMIC_RELAXED);
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }

@@ -6,10 +6,12 @@
  * dlopen() that runs it.  For linking: with ARC4_CTOR_RAND set, its
  * constructor calls rand() (the shim's, when preloaded), which runs
  * before the shim's own constructor when the library is preloaded after
- * it.
+ * it.  With ARC4_CTOR_SETENV set, it adds 64 variables to the environment
+ * (for dlclose: libouter.so runs it just before the shim's constructor).
  */
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -21,6 +23,14 @@ __attribute__((constructor)) static void ctor_draw(void)
 
 	if (getenv("ARC4_CTOR_RAND"))
 		(void)rand();
+	if (getenv("ARC4_CTOR_SETENV")) {	/* grows environ: realloc() */
+		char name[32];
+
+		for (int i = 0; i < 64; i++) {
+			snprintf(name, sizeof(name), "ARC4_CTOR_%d", i);
+			setenv(name, "1", 1);
+		}
+	}
 	if (!lib || !(h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD)))
 		return;
 	draw = (uint32_t (*)(void))dlsym(h, "arc4random");

@@ -163,4 +163,36 @@ TEST(a_constructor_draws_while_a_thread_makes_its_first_buffered_draw)
 	dlclose(shim);
 }
 
+/*
+ * A program that has changed its environment (environ is then setenv()'s
+ * own copy) dlopen()s a library whose dependencies' constructors run one
+ * that grows the environment (setenv() realloc()s the copy) before the
+ * shim's: the environment glibc passes the shim's constructor has been
+ * freed by then, and must not be read.  ARC4_LEGACY=1, set before the
+ * dlopen(), still makes rand() glibc's.
+ */
+TEST(a_dlopen_after_setenv_reads_no_freed_environment)
+{
+	int (*shim_rand)(void), want[3];
+	void (*shim_srand)(unsigned int);
+	char path[PATH_MAX];
+	void *h;
+
+	srand(1);			/* glibc's: no shim loaded yet */
+	for (int i = 0; i < 3; i++)
+		want[i] = rand();
+	ASSERT_EQ(0, setenv("ARC4_LEGACY", "1", 1));
+	ASSERT_EQ(0, setenv("ARC4_CTOR_SETENV", "1", 1));
+	snprintf(path, sizeof(path), "%s/libouter.so", test_dir());
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_NE(NULL, h) TH_LOG("%s", dlerror());
+	ASSERT_NE(NULL, getenv("ARC4_CTOR_63")) TH_LOG("libctor.so did not run");
+	shim_srand = (void (*)(unsigned int))dlsym(h, "srand");
+	shim_rand = (int (*)(void))dlsym(h, "rand");
+	ASSERT_TRUE(shim_srand && shim_rand);
+	shim_srand(1);
+	for (int i = 0; i < 3; i++)
+		EXPECT_EQ(want[i], shim_rand());
+}
+
 TEST_HARNESS_MAIN

@@ -73,7 +73,14 @@ three_segments() {
 		[ "$x" = R ] || { echo "$sec in a segment with flags '$x'"; return 1; }
 	done
 }
-tap_check "read-only data in the headers' segment: three segments, only code executable" three_segments
+name="read-only data in the headers' segment: three segments, only code executable"
+if [ "$(readelf -lW "$lib" | awk '$1 == "LOAD"' | wc -l)" = 2 ]; then
+	# aarch64's GNU ld by default, and gold, map the headers, the code
+	# and the read-only data as one segment: nothing to merge.
+	tap_skip "$name" "this toolchain keeps code and read-only data in one segment"
+else
+	tap_check "$name" three_segments
+fi
 
 relro() {
 	readelf -lW "$lib" | grep -q GNU_RELRO || { echo "no GNU_RELRO"; return 1; }
