@@ -135,8 +135,8 @@ function relstart(label, impl, func, mode,    i, v) {
 
 # A release row of the difference of two bench/startup figures, each
 # "impl:func:mode", each its record's median: a first call's repeats agree
-# to a few instructions; a spawn's record is of its faster half of 200
-# (bench/start.c), so its median is the lower quartile, which agreed
+# to a few instructions; a spawn's "-fast" record is of its faster half of
+# 200 (bench/start.c), so its median is the lower quartile, which agreed
 # within about 3,000 from run to run where the least of 40 moved by
 # 10,000.
 function reldiff(label, a, b,    i, v, x, y, ka, kb) {
@@ -178,10 +178,12 @@ function startup_table(    i, f, m, h) {
 		relstart("spawn+exec+exit, draws nothing, " m[i], "process", "none", "spawn-" m[i])
 		relstart("spawn+exec+exit, one arc4random(), " m[i], "process", "arc4random", "spawn-" m[i])
 	}
-	print "  subtracted (first calls: medians; spawns: lower quartiles):"
+	print "  subtracted (first calls: medians; spawns: lower quartiles, but where said):"
 	reldiff("exec, the loader's share (preload-empty - plain)",
-		"process:none:spawn-preload-empty", "process:none:spawn-plain")
+		"process:none:spawn-preload-empty-fast", "process:none:spawn-plain-fast")
 	reldiff("exec, arc4's share (preload-shim - preload-empty)",
+		"process:none:spawn-preload-shim-fast", "process:none:spawn-preload-empty-fast")
+	reldiff("  the same, medians of all spawns",
 		"process:none:spawn-preload-shim", "process:none:spawn-preload-empty")
 	reldiff("first rand() beyond first arc4random(), -larc4",
 		"shim:rand:first", "shim:arc4random:first")
@@ -208,11 +210,11 @@ function startup_targets(    k, a, b, i, w) {
 	for (i = 1; i <= 2; i++) {
 		w = i == 1 ? "vm-icount" : "vm-icount-trixie"
 		difftarget("exec: arc4's share (shim - empty library preloaded)", w,
-			key(w, "start", "process", "none", "spawn-preload-shim", 1),
-			key(w, "start", "process", "none", "spawn-preload-empty", 1), 30000)
+			key(w, "start", "process", "none", "spawn-preload-shim-fast", 1),
+			key(w, "start", "process", "none", "spawn-preload-empty-fast", 1), 30000)
 		difftarget("  aiming at", w,
-			key(w, "start", "process", "none", "spawn-preload-shim", 1),
-			key(w, "start", "process", "none", "spawn-preload-empty", 1), 20000)
+			key(w, "start", "process", "none", "spawn-preload-shim-fast", 1),
+			key(w, "start", "process", "none", "spawn-preload-empty-fast", 1), 20000)
 		difftarget("first rand() - first arc4random(), -larc4", w,
 			key(w, "start", "shim", "rand", "first", 1),
 			key(w, "start", "shim", "arc4random", "first", 1), 5000)
