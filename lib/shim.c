@@ -82,8 +82,10 @@ static int legacy_env_absent(void)
 	if (e == NULL)
 		return 0;	/* not looked at: ask secure_getenv() */
 	for (; *e; e++) {
-		size_t i = 0;
+		size_t i = 1;
 
+		if ((*e)[0] != 'A')	/* most entries: one load, one compare */
+			continue;
 		while (i < n && (*e)[i] == legacy_name[i])
 			i++;
 		if (i == n && (*e)[n] == '=')
