@@ -3,9 +3,12 @@
  * The shim across the process's own events: fork() from a signal handler
  * that interrupted a refill, the lock token of a child that ran no fork
  * handler, what the fork handler touches, and a generation page that
- * could not be mapped.  Linked with libarc4.a, so that the hidden
- * arc4_thread_token() can be asked.
+ * could not be mapped, and which libc the shim trusts across a VM fork.
+ * Linked with libarc4.a, so that the hidden arc4_thread_token() and
+ * arc4_source_libc_vmsafe() can be asked.
  */
+#include <dlfcn.h>
+#include <gnu/libc-version.h>
 #include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -22,6 +25,24 @@ void arc4_source_lock(void);		/* lib/source.c, hidden: fork's */
 void arc4_source_unlock(void);		/* prepare and parent stages */
 extern __thread void *arc4_tls_strong;	/* lib/buffer.c, hidden */
 extern char arc4_strong_none[];
+int arc4_source_libc_vmsafe(void);	/* lib/source.c, hidden */
+
+/*
+ * The libc's version as the shim reads it: this executable's definition
+ * comes before the libc's, for the archive linked in too.  The real one
+ * unless a test names another.
+ */
+static const char *libc_version;
+
+const char *gnu_get_libc_version(void)
+{
+	const char *(*real)(void);
+
+	if (libc_version)
+		return libc_version;
+	real = (const char *(*)(void))dlsym(RTLD_NEXT, "gnu_get_libc_version");
+	return real ? real() : "0.0";
+}
 
 /* The 16 KiB wipe-on-fork mapping: the thread's strong buffer, or NULL. */
 static void *buffer_address(void)
@@ -522,6 +543,47 @@ TEST(a_buffer_made_by_a_handler_inside_a_take_serves_the_next_draws)
 	EXPECT_EQ(buf, arc4_tls_strong) TH_LOG("the buffer is not used again");
 	EXPECT_NE(0, memcmp(&before, buf + 8, sizeof(before)))
 		TH_LOG("no draw came from the buffer");
+}
+
+/*
+ * glibc's getrandom() serves from state the kernel invalidates on a VM
+ * fork from 2.41 on; before, a buffer-less shim must not lean on it.  The
+ * shim remembers its answer: each version is asked in a child of its own
+ * (the harness's process has not asked).
+ */
+static int vmsafe_as(const char *version)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		libc_version = version;
+		_exit(arc4_source_libc_vmsafe());
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+TEST(only_glibc_2_41_and_later_count_as_vm_fork_safe)
+{
+	static const char *const unsafe[] = {
+		"2.36", "2.37", "2.38", "2.39", "2.40", "1.99", "2.4",
+	};
+	static const char *const safe[] = {
+		"2.41", "2.42", "2.50", "2.100", "3.0", "10.1",
+	};
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++) {
+		v = unsafe[i];
+		EXPECT_EQ(0, vmsafe_as(v)) TH_LOG("glibc %s", v);
+	}
+	for (i = 0; i < sizeof(safe) / sizeof(safe[0]); i++) {
+		v = safe[i];
+		EXPECT_EQ(1, vmsafe_as(v)) TH_LOG("glibc %s", v);
+	}
 }
 
 TEST_HARNESS_MAIN
