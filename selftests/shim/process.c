@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
@@ -131,6 +132,90 @@ TEST(a_child_that_ran_no_fork_handler_has_its_own_lock_token)
 		_exit(arc4_thread_token() == (unsigned int)syscall(SYS_gettid) ?
 		      0 : 1);
 	EXPECT_EQ(0, child_status(pid)) TH_LOG("raw fork: the parent's token");
+}
+
+/*
+ * Bytes of wipe-on-fork mappings: with no strong buffer (no thread here
+ * draws), only the page that marks this process's tokens live.
+ */
+static unsigned long wipeonfork_bytes(void)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	unsigned long s = 0, e = 0, n = 0;
+	char line[512];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
+			s = a;
+			e = b;
+		} else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " wf")) {
+			n += e - s;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+enum { RACERS = 4, RACES = 300 };
+static int racers_ready;
+
+static void *first_token(void *unused)
+{
+	__atomic_add_fetch(&racers_ready, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&racers_ready, __ATOMIC_RELAXED) < RACERS)
+		;
+	(void)arc4_thread_token();
+	arc4_lock();
+	arc4_unlock();
+	return NULL;
+}
+
+/*
+ * In a new process, which has no token yet (a forked one inherits its
+ * parent's live page, wiped): RACERS threads fetch their first at once.
+ * Each may map a live page; one is kept, the others unmapped, and nothing
+ * else.  Run from the constructor when the test execs this program with
+ * TOKEN_RACE set: exits 0 when the process keeps exactly one page and
+ * every thread could take the lock.
+ */
+__attribute__((constructor)) static void token_race(void)
+{
+	pthread_t t[RACERS];
+	int i;
+
+	if (!getenv("TOKEN_RACE"))
+		return;
+	for (i = 0; i < RACERS; i++)
+		if (pthread_create(&t[i], NULL, first_token, NULL) != 0)
+			_exit(2);
+	for (i = 0; i < RACERS; i++)
+		pthread_join(t[i], NULL);
+	arc4_lock();
+	arc4_unlock();
+	_exit(wipeonfork_bytes() == 4096 ? 0 : 1);
+}
+
+TEST(threads_fetching_their_first_tokens_at_once_keep_one_live_page)
+{
+	char *argv[] = { "process", NULL };
+	char *envp[] = { "TOKEN_RACE=1", NULL };
+	int crashed = 0, wrong = 0, st;
+	pid_t pid;
+
+	if (under_valgrind())
+		SKIP(return, "valgrind keeps no MADV_WIPEONFORK");
+	for (int r = 0; r < RACES; r++) {
+		ASSERT_EQ(0, posix_spawn(&pid, "/proc/self/exe", NULL, NULL,
+					 argv, envp));
+		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		crashed += !WIFEXITED(st);
+		wrong += WIFEXITED(st) && WEXITSTATUS(st) != 0;
+	}
+	EXPECT_EQ(0, crashed) TH_LOG("processes killed by a signal");
+	EXPECT_EQ(0, wrong) TH_LOG("processes left other than one live page");
 }
 
 /* ---- fork() from a signal handler -------------------------------------- */
