@@ -177,45 +177,153 @@ static void *first_token(void *unused)
  * In a new process, which has no token yet (a forked one inherits its
  * parent's live page, wiped): RACERS threads fetch their first at once.
  * Each may map a live page; one is kept, the others unmapped, and nothing
- * else.  Run from the constructor when the test execs this program with
- * TOKEN_RACE set: exits 0 when the process keeps exactly one page and
- * every thread could take the lock.
+ * else: 0 when the process keeps exactly one page and every thread could
+ * take the lock.
  */
-__attribute__((constructor)) static void token_race(void)
+static int token_race(void)
 {
 	pthread_t t[RACERS];
 	int i;
 
-	if (!getenv("TOKEN_RACE"))
-		return;
 	for (i = 0; i < RACERS; i++)
 		if (pthread_create(&t[i], NULL, first_token, NULL) != 0)
-			_exit(2);
+			return 2;
 	for (i = 0; i < RACERS; i++)
 		pthread_join(t[i], NULL);
 	arc4_lock();
 	arc4_unlock();
-	_exit(wipeonfork_bytes() == 4096 ? 0 : 1);
+	return wipeonfork_bytes() == 4096 ? 0 : 1;
+}
+
+/* madvise(MADV_WIPEONFORK) refused with EINVAL, as a kernel before 4.14. */
+static int refuse_wipeonfork(void)
+{
+	struct sock_filter f[] = {
+		BPF_X86_64_SYSCALL_NR,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_madvise, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[2])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, MADV_WIPEONFORK, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int refused;
+
+	if (p == MAP_FAILED ||
+	    seccomp_install(f, sizeof(f) / sizeof(f[0]), 0) != 0)
+		return -1;
+	refused = madvise(p, 4096, MADV_WIPEONFORK) == -1 && errno == EINVAL;
+	munmap(p, 4096);
+	return refused ? 0 : -1;
+}
+
+/* Bytes of private read-write mappings without a name (anonymous). */
+static unsigned long anon_bytes(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long n = 0, a, b;
+	char line[512], perms[8];
+	int end;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s%n", &a, &b, perms,
+			   &end) == 3 && !strcmp(perms, "rw-p") &&
+		    line[end + strspn(line + end, " ")] == '\n')
+			n += b - a;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * In a new process where wipe-on-fork is refused: the live page cannot be
+ * had, so the first token fetch unmaps the page it mapped, that page only
+ * (not the page mapped just before it, likely its neighbour), and the
+ * lock still works.  0 when so.
+ */
+static int no_wipeonfork(void)
+{
+	volatile unsigned char *neighbour;
+	unsigned long before;
+
+	if (refuse_wipeonfork() != 0)
+		return 3;
+	neighbour = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (neighbour == MAP_FAILED)
+		return 3;
+	neighbour[0] = 1;
+	(void)anon_bytes();	/* stdio's first buffer */
+	before = anon_bytes();
+	(void)arc4_thread_token();
+	arc4_lock();
+	arc4_unlock();
+	if (msync((void *)neighbour, 4096, MS_ASYNC) != 0)
+		return 1;
+	if (anon_bytes() != before)
+		return 4;
+	return neighbour[0] == 1 && wipeonfork_bytes() == 0 ? 0 : 1;
+}
+
+/*
+ * The tests below exec this program with PROCESS_CHILD set to run one of
+ * these in a process of its own, before main(): its exit status.
+ */
+__attribute__((constructor)) static void process_child(void)
+{
+	const char *what = getenv("PROCESS_CHILD");
+
+	if (what && !strcmp(what, "token-race"))
+		_exit(token_race());
+	if (what && !strcmp(what, "no-wipeonfork"))
+		_exit(no_wipeonfork());
+}
+
+/* Run this program as PROCESS_CHILD=what: its wait status. */
+static int run_child_process(const char *what)
+{
+	char env[64], *argv[] = { "process", NULL }, *envp[] = { env, NULL };
+	pid_t pid;
+	int st;
+
+	snprintf(env, sizeof(env), "PROCESS_CHILD=%s", what);
+	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp) != 0 ||
+	    waitpid(pid, &st, 0) != pid)
+		return -1;
+	return st;
 }
 
 TEST(threads_fetching_their_first_tokens_at_once_keep_one_live_page)
 {
-	char *argv[] = { "process", NULL };
-	char *envp[] = { "TOKEN_RACE=1", NULL };
 	int crashed = 0, wrong = 0, st;
-	pid_t pid;
 
 	if (under_valgrind())
 		SKIP(return, "valgrind keeps no MADV_WIPEONFORK");
 	for (int r = 0; r < RACES; r++) {
-		ASSERT_EQ(0, posix_spawn(&pid, "/proc/self/exe", NULL, NULL,
-					 argv, envp));
-		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		st = run_child_process("token-race");
+		ASSERT_NE(-1, st);
 		crashed += !WIFEXITED(st);
 		wrong += WIFEXITED(st) && WEXITSTATUS(st) != 0;
 	}
 	EXPECT_EQ(0, crashed) TH_LOG("processes killed by a signal");
 	EXPECT_EQ(0, wrong) TH_LOG("processes left other than one live page");
+}
+
+TEST(the_lock_works_and_unmaps_nothing_else_where_wipe_on_fork_is_refused)
+{
+	int st;
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	st = run_child_process("no-wipeonfork");
+	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("wait status %#x", st);
+	ASSERT_NE(3, WEXITSTATUS(st)) TH_LOG("madvise() could not be refused");
+	EXPECT_NE(1, WEXITSTATUS(st))
+		TH_LOG("the mapping before the token's page is gone");
+	EXPECT_NE(4, WEXITSTATUS(st)) TH_LOG("the token's page is kept");
+	EXPECT_EQ(0, WEXITSTATUS(st));
 }
 
 /* ---- fork() from a signal handler -------------------------------------- */
