@@ -3,10 +3,14 @@
  * The shim across the process's own events: fork() from a signal handler
  * that interrupted a refill, the lock token of a child that ran no fork
  * handler, what the fork handler touches, and a generation page that
- * could not be mapped.  Linked with libarc4.a, so that the hidden
- * arc4_thread_token() can be asked.
+ * could not be mapped, and which libc the shim trusts across a VM fork.
+ * Linked with libarc4.a, so that the hidden arc4_thread_token() and
+ * arc4_source_libc_vmsafe() can be asked.
  */
+#include <dlfcn.h>
+#include <gnu/libc-version.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
@@ -22,6 +26,24 @@ void arc4_source_lock(void);		/* lib/source.c, hidden: fork's */
 void arc4_source_unlock(void);		/* prepare and parent stages */
 extern __thread void *arc4_tls_strong;	/* lib/buffer.c, hidden */
 extern char arc4_strong_none[];
+int arc4_source_libc_vmsafe(void);	/* lib/source.c, hidden */
+
+/*
+ * The libc's version as the shim reads it: this executable's definition
+ * comes before the libc's, for the archive linked in too.  The real one
+ * unless a test names another.
+ */
+static const char *libc_version;
+
+const char *gnu_get_libc_version(void)
+{
+	const char *(*real)(void);
+
+	if (libc_version)
+		return libc_version;
+	real = (const char *(*)(void))dlsym(RTLD_NEXT, "gnu_get_libc_version");
+	return real ? real() : "0.0";
+}
 
 /* The 16 KiB wipe-on-fork mapping: the thread's strong buffer, or NULL. */
 static void *buffer_address(void)
@@ -110,6 +132,209 @@ TEST(a_child_that_ran_no_fork_handler_has_its_own_lock_token)
 		_exit(arc4_thread_token() == (unsigned int)syscall(SYS_gettid) ?
 		      0 : 1);
 	EXPECT_EQ(0, child_status(pid)) TH_LOG("raw fork: the parent's token");
+}
+
+/*
+ * Bytes of wipe-on-fork mappings: with no strong buffer (no thread here
+ * draws), only the page that marks this process's tokens live.
+ */
+static unsigned long wipeonfork_bytes(void)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	unsigned long s = 0, e = 0, n = 0;
+	char line[512];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
+			s = a;
+			e = b;
+		} else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " wf")) {
+			n += e - s;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* At most RACES processes, for at most RACE_SECONDS (a VM runs them too). */
+enum { RACERS = 4, RACES = 300, RACE_SECONDS = 5 };
+static int racers_ready;
+
+static void *first_token(void *unused)
+{
+	__atomic_add_fetch(&racers_ready, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&racers_ready, __ATOMIC_RELAXED) < RACERS)
+		sched_yield();
+	(void)arc4_thread_token();
+	arc4_lock();
+	arc4_unlock();
+	return NULL;
+}
+
+/*
+ * In a new process, which has no token yet (a forked one inherits its
+ * parent's live page, wiped): RACERS threads fetch their first at once.
+ * Each may map a live page; one is kept, the others unmapped, and nothing
+ * else: 0 when the process keeps exactly one page and every thread could
+ * take the lock.
+ */
+static int token_race(void)
+{
+	pthread_t t[RACERS];
+	int i;
+
+	for (i = 0; i < RACERS; i++)
+		if (pthread_create(&t[i], NULL, first_token, NULL) != 0)
+			return 2;
+	for (i = 0; i < RACERS; i++)
+		pthread_join(t[i], NULL);
+	arc4_lock();
+	arc4_unlock();
+	return wipeonfork_bytes() == 4096 ? 0 : 1;
+}
+
+/* Refuse the system call nr whose argument arg is value, with errno err. */
+static int refuse_call_with(int nr, int arg, unsigned int value, int err)
+{
+	struct sock_filter f[] = {
+		BPF_X86_64_SYSCALL_NR,
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		/* the argument's low word (little-endian) */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[0]) + 8 * arg),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | err),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return seccomp_install(f, sizeof(f) / sizeof(f[0]), 0);
+}
+
+/* madvise(MADV_WIPEONFORK) refused with EINVAL, as a kernel before 4.14. */
+static int refuse_wipeonfork(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int refused;
+
+	if (p == MAP_FAILED ||
+	    refuse_call_with(__NR_madvise, 2, MADV_WIPEONFORK, EINVAL) != 0)
+		return -1;
+	refused = madvise(p, 4096, MADV_WIPEONFORK) == -1 && errno == EINVAL;
+	munmap(p, 4096);
+	return refused ? 0 : -1;
+}
+
+/* Bytes of private read-write mappings without a name (anonymous). */
+static unsigned long anon_bytes(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long n = 0, a, b;
+	char line[512], perms[8];
+	int end;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s%n", &a, &b, perms,
+			   &end) == 3 && !strcmp(perms, "rw-p") &&
+		    line[end + strspn(line + end, " ")] == '\n')
+			n += b - a;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * In a new process where wipe-on-fork is refused: the live page cannot be
+ * had, so the first token fetch unmaps the page it mapped, that page only
+ * (not the page mapped just before it, likely its neighbour), and the
+ * lock still works.  0 when so.
+ */
+static int no_wipeonfork(void)
+{
+	volatile unsigned char *neighbour;
+	unsigned long before;
+
+	if (refuse_wipeonfork() != 0)
+		return 3;
+	neighbour = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (neighbour == MAP_FAILED)
+		return 3;
+	neighbour[0] = 1;
+	(void)anon_bytes();	/* stdio's first buffer */
+	before = anon_bytes();
+	(void)arc4_thread_token();
+	arc4_lock();
+	arc4_unlock();
+	if (msync((void *)neighbour, 4096, MS_ASYNC) != 0)
+		return 1;
+	if (anon_bytes() != before)
+		return 4;
+	return neighbour[0] == 1 && wipeonfork_bytes() == 0 ? 0 : 1;
+}
+
+/*
+ * The tests below exec this program with PROCESS_CHILD set to run one of
+ * these in a process of its own, before main(): its exit status.
+ */
+__attribute__((constructor)) static void process_child(void)
+{
+	const char *what = getenv("PROCESS_CHILD");
+
+	if (what && !strcmp(what, "token-race"))
+		_exit(token_race());
+	if (what && !strcmp(what, "no-wipeonfork"))
+		_exit(no_wipeonfork());
+}
+
+/* Run this program as PROCESS_CHILD=what: its wait status. */
+static int run_child_process(const char *what)
+{
+	char env[64], *argv[] = { "process", NULL }, *envp[] = { env, NULL };
+	pid_t pid;
+	int st;
+
+	snprintf(env, sizeof(env), "PROCESS_CHILD=%s", what);
+	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp) != 0 ||
+	    waitpid(pid, &st, 0) != pid)
+		return -1;
+	return st;
+}
+
+TEST(threads_fetching_their_first_tokens_at_once_keep_one_live_page)
+{
+	time_t end = time(NULL) + RACE_SECONDS;
+	int crashed = 0, wrong = 0, st;
+
+	if (under_valgrind())
+		SKIP(return, "valgrind keeps no MADV_WIPEONFORK");
+	for (int r = 0; r < RACES && time(NULL) < end; r++) {
+		st = run_child_process("token-race");
+		ASSERT_NE(-1, st);
+		crashed += !WIFEXITED(st);
+		wrong += WIFEXITED(st) && WEXITSTATUS(st) != 0;
+	}
+	EXPECT_EQ(0, crashed) TH_LOG("processes killed by a signal");
+	EXPECT_EQ(0, wrong) TH_LOG("processes left other than one live page");
+}
+
+TEST(the_lock_works_and_unmaps_nothing_else_where_wipe_on_fork_is_refused)
+{
+	int st;
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	st = run_child_process("no-wipeonfork");
+	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("wait status %#x", st);
+	ASSERT_NE(3, WEXITSTATUS(st)) TH_LOG("madvise() could not be refused");
+	EXPECT_NE(1, WEXITSTATUS(st))
+		TH_LOG("the mapping before the token's page is gone");
+	EXPECT_NE(4, WEXITSTATUS(st)) TH_LOG("the token's page is kept");
+	EXPECT_EQ(0, WEXITSTATUS(st));
 }
 
 /* ---- fork() from a signal handler -------------------------------------- */
@@ -524,24 +749,6 @@ TEST(a_buffer_made_by_a_handler_inside_a_take_serves_the_next_draws)
 		TH_LOG("no draw came from the buffer");
 }
 
-/* Refuse the system call nr whose argument arg is value, with errno err. */
-static int refuse_call_with(int nr, int arg, unsigned int value, int err)
-{
-	struct sock_filter f[] = {
-		BPF_X86_64_SYSCALL_NR,
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		/* the argument's low word (little-endian) */
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, args[0]) + 8 * arg),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | err),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-
-	return seccomp_install(f, sizeof(f) / sizeof(f[0]), 0);
-}
-
 enum { DRAWS = 128 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -603,7 +810,7 @@ TEST(where_madv_wipeonfork_is_refused_no_buffer_and_no_child_repeats)
 {
 	if (!have_seccomp())
 		SKIP(return, "no seccomp(2) filters here");
-	ASSERT_EQ(0, refuse_call_with(__NR_madvise, 2, MADV_WIPEONFORK, EINVAL));
+	ASSERT_EQ(0, refuse_wipeonfork());
 	srand_deterministic(7);
 	(void)rand();
 	for (int i = 0; i < 1000; i++)
@@ -644,6 +851,47 @@ TEST(where_the_buffer_cannot_be_mapped_values_stay_strong)
 	}
 	child_shares_nothing(_metadata, 0, 0);
 	child_shares_nothing(_metadata, 1, 0);
+}
+
+/*
+ * glibc's getrandom() serves from state the kernel invalidates on a VM
+ * fork from 2.41 on; before, a buffer-less shim must not lean on it.  The
+ * shim remembers its answer: each version is asked in a child of its own
+ * (the harness's process has not asked).
+ */
+static int vmsafe_as(const char *version)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		libc_version = version;
+		_exit(arc4_source_libc_vmsafe());
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+TEST(only_glibc_2_41_and_later_count_as_vm_fork_safe)
+{
+	static const char *const unsafe[] = {
+		"2.36", "2.37", "2.38", "2.39", "2.40", "1.99", "2.4",
+	};
+	static const char *const safe[] = {
+		"2.41", "2.42", "2.50", "2.100", "3.0", "10.1",
+	};
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++) {
+		v = unsafe[i];
+		EXPECT_EQ(0, vmsafe_as(v)) TH_LOG("glibc %s", v);
+	}
+	for (i = 0; i < sizeof(safe) / sizeof(safe[0]); i++) {
+		v = safe[i];
+		EXPECT_EQ(1, vmsafe_as(v)) TH_LOG("glibc %s", v);
+	}
 }
 
 TEST_HARNESS_MAIN
