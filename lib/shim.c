@@ -61,26 +61,22 @@ int arc4_legacy_state;	/* ARC4_LEGACY_UNKNOWN, _OFF or _ON */
 static char legacy_name[] = "ARC4_LEGACY";
 
 /*
- * The environment array the kernel gave the process, which nothing ever
- * frees (setenv() replaces environ with a copy of its own rather than
- * grow it): the constructor keeps it when glibc passes it (envp then
- * follows argv's NULL).  An environment that setenv() had already
- * replaced, as a dlopen() after it passes, is not kept: realloc() may free
- * it.  A first rand() reads the entries there (unsetenv() and a setenv()
- * of an existing name change them in place) and, where none is named
- * ARC4_LEGACY, the usual case, skips secure_getenv(), whose binding costs
- * about 850 instructions; one added to the environment since it was
- * replaced is not seen.
+ * Whether the environment the process started with holds an ARC4_LEGACY
+ * entry: the constructor looks, in the array the kernel gave the process
+ * (envp right after argv's NULL), before any of the program's own code
+ * can have changed or freed what it points to; LEGACY_ENV_UNSEEN where
+ * glibc passed another array (a dlopen() after setenv(): realloc() may
+ * have freed it) or before the constructor ran.  Where it holds none, the
+ * usual case, a first rand() skips secure_getenv(), whose binding costs
+ * about 850 instructions; the look costs every process about 8 an entry.
  */
-static char **legacy_envp;
+enum { LEGACY_ENV_UNSEEN, LEGACY_ENV_ABSENT, LEGACY_ENV_PRESENT };
+static int legacy_env;
 
-static int legacy_env_absent(void)
+static int legacy_env_names_it(char **e)
 {
-	char **e = __atomic_load_n(&legacy_envp, __ATOMIC_RELAXED);
 	const size_t n = sizeof(legacy_name) - 1;
 
-	if (e == NULL)
-		return 0;	/* not looked at: ask secure_getenv() */
 	for (; *e; e++) {
 		size_t i = 1;
 
@@ -89,9 +85,9 @@ static int legacy_env_absent(void)
 		while (i < n && (*e)[i] == legacy_name[i])
 			i++;
 		if (i == n && (*e)[n] == '=')
-			return 0;
+			return 1;
 	}
-	return 1;
+	return 0;
 }
 
 /*
@@ -100,7 +96,9 @@ static int legacy_env_absent(void)
  */
 int arc4_legacy_lookup(void)
 {
-	const char *v = legacy_env_absent() ? NULL : secure_getenv(legacy_name);
+	const char *v = __atomic_load_n(&legacy_env, __ATOMIC_RELAXED) ==
+				LEGACY_ENV_ABSENT ? NULL
+						  : secure_getenv(legacy_name);
 	int s = (v && v[0] == '1' && v[1] == '\0') ? ARC4_LEGACY_ON
 						    : ARC4_LEGACY_OFF;
 	int listed = 0;
@@ -174,6 +172,8 @@ __attribute__((constructor)) static void arc4_init(int argc, char **argv,
 						   char **envp)
 {
 	if (argv && argc >= 0 && envp == argv + argc + 1)
-		__atomic_store_n(&legacy_envp, envp, __ATOMIC_RELAXED);
+		__atomic_store_n(&legacy_env, legacy_env_names_it(envp) ?
+				 LEGACY_ENV_PRESENT : LEGACY_ENV_ABSENT,
+				 __ATOMIC_RELAXED);
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }

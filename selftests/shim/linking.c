@@ -427,6 +427,38 @@ TEST(arc4_legacy_holds_for_a_constructor_that_runs_before_the_shims)
 	free(glibc);
 }
 
+/*
+ * The program changes the environment it started with: a string of its
+ * own put there, taken out and unmapped (the shim must not read it), or
+ * every string it started with overwritten, as a program setting its ps
+ * title does (ARC4_LEGACY=1 was there at the start, and still counts).
+ */
+TEST(arc4_legacy_survives_a_program_rewriting_its_environment)
+{
+	static const char *const cases[] = { "envfreed", "proctitle" };
+	char *glibc = ref_with("", "ref", "rand 1 3"), *env, *got;
+
+	ASSERT_NE(NULL, glibc);
+	for (int i = 0; i < 4; i++) {
+		const char *prog = i < 2 ? "ref" : "ref-static";
+
+		ASSERT_LE(0, asprintf(&env, "AFOO=x ARC4_LEGACY=1 %s",
+				      preload_env()));
+		got = ref_with(env, prog, cases[i % 2]);
+		ASSERT_NE(NULL, got) TH_LOG("%s %s failed", prog, cases[i % 2]);
+		EXPECT_STREQ(glibc, got) TH_LOG("%s %s", prog, cases[i % 2]);
+		free(got);
+		free(env);
+		ASSERT_LE(0, asprintf(&env, "AFOO=x %s", preload_env()));
+		got = ref_with(env, prog, cases[i % 2]);
+		ASSERT_NE(NULL, got) TH_LOG("%s %s failed", prog, cases[i % 2]);
+		EXPECT_STRNE(glibc, got) TH_LOG("%s %s: strong", prog, cases[i % 2]);
+		free(got);
+		free(env);
+	}
+	free(glibc);
+}
+
 TEST(arc4_legacy_other_values_do_not_enable_legacy)
 {
 	char *glibc = ref_with("", "ref", "rand 1 8");

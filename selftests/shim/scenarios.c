@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 #include "scenarios.h"
 
@@ -120,6 +121,49 @@ static void seed48x(FILE *out, long seed)
 	print_x(out, "after-lcong48", seed48(x));
 }
 
+/*
+ * envfreed: a string of the program's own put into the environment it
+ * started with (AFOO, which must be there), then taken out again and its
+ * memory unmapped once setenv() has moved the environment to a copy.
+ */
+static void envfreed(void)
+{
+	char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		exit(3);
+	strcpy(p, "AFOO=bar");
+	putenv(p);
+	setenv("ARC4_SCENARIO_NEW", "1", 1);
+	unsetenv("AFOO");
+	munmap(p, 4096);
+}
+
+/*
+ * proctitle: as programs that set their title in ps do: the environment's
+ * strings copied into a new environment, then the strings it started with
+ * overwritten with NULs.
+ */
+static void proctitle(void)
+{
+	extern char **environ;
+	char **start = environ, **copy;
+	int n = 0;
+
+	while (start[n])
+		n++;
+	copy = calloc(n + 1, sizeof(*copy));
+	for (int i = 0; copy && i < n; i++)
+		if (!(copy[i] = strdup(start[i])))
+			exit(3);
+	if (!copy)
+		exit(3);
+	environ = copy;
+	for (int i = 0; i < n; i++)
+		memset(start[i], 0, strlen(start[i]));
+}
+
 int scenario(FILE *out, int argc, char **argv)
 {
 	const char *s = argc > 0 ? argv[0] : "";
@@ -189,6 +233,16 @@ int scenario(FILE *out, int argc, char **argv)
 		unsigned short x[3] = { v[0], v[1], v[2] };
 
 		print_xrand48(out, x, v[3]);
+	} else if (!strcmp(s, "envfreed") && argc == 1) {
+		envfreed();
+		srand(1);
+		for (i = 0; i < 3; i++)
+			fprintf(out, "rand %d\n", rand());
+	} else if (!strcmp(s, "proctitle") && argc == 1) {
+		proctitle();
+		srand(1);
+		for (i = 0; i < 3; i++)
+			fprintf(out, "rand %d\n", rand());
 	} else if (!strcmp(s, "unseeded") && argc == 2) {
 		for (i = 0; i < v[0]; i++) {
 			fprintf(out, "rand %d\n", rand());
