@@ -138,12 +138,23 @@ static int spawn(char *prog, char *func, char **preloads, int n, int reps)
 {
 	double (*v)[reps] = calloc(n, sizeof(*v));
 	char env[4096], *argv[] = { prog, "once", func, NULL };
-	char *envp[] = { env, NULL };
-	char mode[256];
-	int k;
+	char **envp, mode[256];
+	int k, e = 0;
 
-	if (v == NULL)
+	/* The caller's environment, as a process has one, and LD_PRELOAD. */
+	while (environ[e])
+		e++;
+	envp = calloc(e + 2, sizeof(*envp));
+	if (v == NULL || envp == NULL) {
+		free(v);
+		free(envp);
 		return 1;
+	}
+	e = 0;
+	for (char **p = environ; *p; p++)
+		if (strncmp(*p, "LD_PRELOAD=", 11))
+			envp[e++] = *p;
+	envp[e] = env;
 	for (int i = 0; i < reps; i++)
 		for (int j = 0; j < n; j++) {
 			double t0 = now_ns();
@@ -153,6 +164,7 @@ static int spawn(char *prog, char *func, char **preloads, int n, int reps)
 				 strcmp(preloads[k], "-") ? preloads[k] : "");
 			if (run(argv, envp, NULL)) {
 				free(v);
+				free(envp);
 				return 1;
 			}
 			v[k][i] = now_ns() - t0;
@@ -171,6 +183,7 @@ static int spawn(char *prog, char *func, char **preloads, int n, int reps)
 		       "ns");
 	}
 	free(v);
+	free(envp);
 	return 0;
 }
 
