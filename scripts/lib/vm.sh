@@ -15,6 +15,9 @@
 #                       (with a release tree as /, its userland under that
 #                       kernel: VM_ARCH=arm64 and scripts/debug-kernel
 #                       --arch arm64)
+#   vm_debug_kernel     whether vm_kernel's kernel is a debug kernel
+#                       (scripts/debug-kernel: KASAN in its build's
+#                       .config, or a release ending in -arc4debug)
 #   vm_module           set ko, the arc4dev.ko to load (VM_KO, else
 #                       kmod/arc4dev.ko, or build/dist/DIST/kmod/arc4dev.ko
 #                       for a release; rebuilt when stale unless
@@ -108,6 +111,13 @@ vm_kernel() {
 		guest_moddir=/lib/modules/$kver
 	fi
 	kdir=$moddir/build
+}
+
+vm_debug_kernel() {
+	[ -n "${VM_KERNEL:-}" ] || return 1
+	grep -qx 'CONFIG_KASAN=y' "$kdir/.config" 2>/dev/null && return 0
+	case "$kver" in *-arc4debug*) return 0 ;; esac
+	return 1
 }
 
 vm_kernel_arch() {

@@ -19,6 +19,8 @@
 
 #include <linux/arc4.h>
 
+#include "../harness_scale.h"
+
 #define ARC4_DEV "/dev/arc4"
 
 /*

@@ -498,16 +498,19 @@ static volatile int zf_forks, zf_hung;
 static pid_t zf_tid;
 
 /*
- * The child's status, waiting at most 5 s: a child that has not ended by
- * then is killed and counted apart (the test says how many), so that no
- * single child can hold the handler past the harness's timeout.
+ * The child's status, waiting at most 5 s (times test_time_scale()): a
+ * child that has not ended by then is killed and counted apart (the test
+ * says how many), so that no single child can hold the handler past the
+ * harness's timeout.
  */
+static int zf_wait_ms;
+
 static int zf_wait(pid_t pid)
 {
 	struct timespec ms = { 0, 1000000 };
 	int st, i;
 
-	for (i = 0; i < 5000; i++) {
+	for (i = 0; i < zf_wait_ms; i++) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
 
 		if (r == pid)
@@ -585,7 +588,8 @@ TEST(a_child_forked_in_a_handler_never_takes_the_zeroed_buffer)
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
 	zf_tid = syscall(SYS_gettid);
 	draw_until_buffered();
-	zf_end = time(NULL) + 4;
+	zf_wait_ms = 5000 * test_time_scale();
+	zf_end = time(NULL) + 4 * test_time_scale();
 	ASSERT_EQ(0, pthread_create(&t, NULL, zf_pest, NULL));
 	while (!zf_bad && zf_forks < 400 && time(NULL) < zf_end) {
 		(void)arc4random();
@@ -596,8 +600,8 @@ TEST(a_child_forked_in_a_handler_never_takes_the_zeroed_buffer)
 	pthread_join(t, NULL);
 	signal(SIGUSR1, SIG_DFL);
 	if (zf_hung)
-		ksft_print_msg("%d of %d children forked in the handler did not end in 5 s\n",
-			       zf_hung, zf_forks);
+		ksft_print_msg("%d of %d children forked in the handler did not end in %d ms\n",
+			       zf_hung, zf_forks, zf_wait_ms);
 	EXPECT_EQ(0, zf_bad) TH_LOG("a child handed out zeroed words");
 	if (!zf_bad)
 		EXPECT_LT(10, zf_forks - zf_hung) TH_LOG("too few forks to tell");

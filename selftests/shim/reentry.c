@@ -243,7 +243,7 @@ __attribute__((constructor)) static void child_mode(void)
 /*
  * Run argv with LD_PRELOAD=preload (and extra, "NAME=VALUE" or NULL) and,
  * if err, a seccomp policy refusing getrandom() with err; a watchdog
- * kills it after 20 s (a hang, not a speed limit).  Its stdout in *out;
+ * kills it after 20 s times test_time_scale() (a hang, not a speed limit).  Its stdout in *out;
  * its wait status.
  */
 static int run_child(char *const argv[], const char *preload,
@@ -264,7 +264,7 @@ static int run_child(char *const argv[], const char *preload,
 		dup2(p[1], 1);
 		close(p[0]);
 		close(p[1]);
-		alarm(20);
+		alarm(20 * test_time_scale());
 		if (err && refuse_getrandom(err))
 			_exit(126);
 		execve(argv[0], argv, envp);
@@ -358,7 +358,7 @@ TEST(reseeding_from_a_signal_handler_inside_the_sequence_aborts_with_a_message)
 		dup2(p[1], 2);
 		close(p[0]);
 		close(p[1]);
-		alarm(20);
+		alarm(20 * test_time_scale());
 		execve(self, argv, envp);
 		_exit(127);
 	}
@@ -529,7 +529,7 @@ TEST(a_thread_sleeps_on_the_held_state_lock_and_is_woken_when_it_is_released)
 		pid = fork();
 		ASSERT_GE(pid, 0);
 		if (pid == 0) {
-			alarm(20);
+			alarm(20 * test_time_scale());
 			execve(self, argv, envp);
 			_exit(127);
 		}

@@ -31,6 +31,7 @@
 #include <linux/seccomp.h>
 
 #include "scenarios.h"
+#include "../harness_scale.h"
 
 /* Directory of the test binaries: <top>/build/selftests/shim. */
 static inline const char *test_dir(void)
