@@ -48,24 +48,10 @@ const char *gnu_get_libc_version(void)
 /* The 16 KiB wipe-on-fork mapping: the thread's strong buffer, or NULL. */
 static void *buffer_address(void)
 {
-	FILE *f = fopen("/proc/self/smaps", "r");
-	unsigned long s = 0, e = 0, found = 0;
-	char line[512];
+	void *found;
 
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long a, b;
-
-		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
-			s = a;
-			e = b;
-		} else if (!strncmp(line, "VmFlags:", 8) &&
-			   strstr(line, " wf") && e - s == 16384) {
-			found = s;
-		}
-	}
-	if (f)
-		fclose(f);
-	return (void *)found;
+	wipeonfork_maps(NULL, &found);
+	return found;
 }
 
 /* Whether this process maps /dev/arc4 (the generation page). */
@@ -140,23 +126,7 @@ TEST(a_child_that_ran_no_fork_handler_has_its_own_lock_token)
  */
 static unsigned long wipeonfork_bytes(void)
 {
-	FILE *f = fopen("/proc/self/smaps", "r");
-	unsigned long s = 0, e = 0, n = 0;
-	char line[512];
-
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long a, b;
-
-		if (sscanf(line, "%lx-%lx ", &a, &b) == 2) {
-			s = a;
-			e = b;
-		} else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " wf")) {
-			n += e - s;
-		}
-	}
-	if (f)
-		fclose(f);
-	return n;
+	return wipeonfork_maps(NULL, NULL);
 }
 
 /* At most RACES processes, for at most RACE_SECONDS (a VM runs them too). */

@@ -274,14 +274,22 @@ static inline void draw_until_buffered(void)
 		(void)arc4random();
 }
 
-/* 16 KiB units of wipe-on-fork mappings: the shim's per-thread buffers. */
-static inline int count_wipeonfork_maps(void)
+/*
+ * This process's wipe-on-fork mappings, from /proc/self/smaps: their
+ * bytes in all; in *units (if given) how many 16 KiB each holds, summed
+ * (the shim's per-thread buffers; the lock's token page holds none); in
+ * *buffer (if given) the start of a 16 KiB one, or NULL.
+ */
+static inline unsigned long wipeonfork_maps(int *units, void **buffer)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
+	unsigned long s = 0, e = 0, bytes = 0;
 	char line[512];
-	uintptr_t s = 0, e = 0;
-	int n = 0;
 
+	if (units)
+		*units = 0;
+	if (buffer)
+		*buffer = NULL;
 	while (f && fgets(line, sizeof(line), f)) {
 		unsigned long a, b;
 
@@ -289,11 +297,24 @@ static inline int count_wipeonfork_maps(void)
 			s = a;
 			e = b;
 		} else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " wf")) {
-			n += (e - s) / 16384;
+			bytes += e - s;
+			if (units)
+				*units += (e - s) / 16384;
+			if (buffer && e - s == 16384)
+				*buffer = (void *)s;
 		}
 	}
 	if (f)
 		fclose(f);
+	return bytes;
+}
+
+/* 16 KiB units of wipe-on-fork mappings: the shim's per-thread buffers. */
+static inline int count_wipeonfork_maps(void)
+{
+	int n;
+
+	wipeonfork_maps(&n, NULL);
 	return n;
 }
 
