@@ -137,7 +137,7 @@ function relstart(label, impl, func, mode,    i, v) {
 # "impl:func:mode", each its record's median: a first call's repeats agree
 # to a few instructions; a spawn's "-fast" record is of its faster half of
 # 200 (bench/start.c), so its median is the lower quartile, which agreed
-# within about 3,000 from run to run where the least of 40 moved by
+# within about 5,000 from run to run where the least of 40 moved by
 # 10,000.
 function reldiff(label, a, b,    i, v, x, y, ka, kb) {
 	split(a, x, ":")
