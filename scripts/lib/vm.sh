@@ -32,6 +32,14 @@
 #                       a foreign architecture)
 #   vm_log_problems LOG print the lines of a console log that fail a run
 #                       (WARN, BUG, oops, panic, sanitizer reports)
+#   vm_gcov_put ROOT    with ARC4_GCOV_DIR set (scripts/coverage): give the
+#                       initramfs at ROOT a /gcov-out, which its init runs
+#                       last: arc4dev's gcov counters out of debugfs, onto
+#                       the console as a base64 tar between two marker lines
+#   vm_gcov_take LOG    with ARC4_GCOV_DIR set: those counters, out of a
+#                       console log, into ARC4_GCOV_DIR; the lines go (a
+#                       run of base64 could spell a word vm_log_problems
+#                       looks for)
 
 # The variables set here are the caller's to use; $top is the caller's.
 # shellcheck disable=SC2034,SC2154
@@ -228,4 +236,31 @@ vm_busybox() {
 
 vm_log_problems() {
 	grep -nE 'WARNING:|BUG:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|unreferenced object|Call Trace:' "$1"
+}
+
+vm_gcov_put() {
+	[ -n "${ARC4_GCOV_DIR:-}" ] || return 0
+	cat >"$1/gcov-out" <<'EOF'
+#!/bin/busybox sh
+# arc4dev's gcov counters onto the console, the kernel's messages held back
+# meanwhile (scripts/lib/vm.sh: vm_gcov_take reads them).
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
+mkdir -p /gcov
+for f in $(find /sys/kernel/debug/gcov -name '*.gcda' -path '*/kmod/*'); do
+	cat "$f" >"/gcov/${f##*/}"
+done
+dmesg -n 1
+echo ARC4-GCOV-BEGIN >/dev/console
+tar -C /gcov -cf - . | gzip | base64 >/dev/console
+echo ARC4-GCOV-END >/dev/console
+EOF
+	chmod +x "$1/gcov-out"
+}
+
+vm_gcov_take() {
+	[ -n "${ARC4_GCOV_DIR:-}" ] || return 0
+	mkdir -p "$ARC4_GCOV_DIR"
+	sed -n '/^ARC4-GCOV-BEGIN/,/^ARC4-GCOV-END/{/^ARC4-GCOV-/d;p;}' "$1" |
+		tr -d '\r' | base64 -d | tar -xzf - -C "$ARC4_GCOV_DIR" || return 1
+	sed -i '/^ARC4-GCOV-BEGIN/,/^ARC4-GCOV-END/d' "$1"
 }
