@@ -659,6 +659,60 @@ TEST(a_child_forked_in_a_handler_never_takes_the_zeroed_buffer)
 /* ---- a generation page that cannot be mapped --------------------------- */
 
 /*
+ * A generation page that cannot be mapped (every shared mapping refused,
+ * ENOMEM): the thread keeps no buffer, however long it draws, also once
+ * the mapping is due to be tried again (a second later), and its values
+ * are still strong.  Exit codes: 4 the page was mapped before, 3 no
+ * filter, 1 a buffer kept, 2 the page mapped, 5 a value repeated.
+ */
+static int draw_distinct(int n)
+{
+	static uint32_t v[512];
+
+	for (int i = 0; i < n; i++) {
+		v[i % 512] = arc4random();
+		for (int j = 0; j < i % 512; j++)
+			if (v[j] == v[i % 512])
+				return 0;
+	}
+	return 1;
+}
+
+TEST(no_buffer_while_the_generation_page_cannot_be_mapped)
+{
+	pid_t pid;
+
+	if (!have_device())
+		SKIP(return, "no /dev/arc4 (module not loaded)");
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	pid = fork();
+	if (pid == 0) {
+		if (page_mapped())
+			_exit(4);
+#ifdef __NR_mmap2
+		if (refuse_call_with(__NR_mmap2, 3, MAP_SHARED, ENOMEM) != 0)
+			_exit(3);
+#else
+		if (refuse_call_with(__NR_mmap, 3, MAP_SHARED, ENOMEM) != 0)
+			_exit(3);
+#endif
+		if (!draw_distinct(2000))
+			_exit(5);
+		if (count_wipeonfork_maps() != 0)
+			_exit(1);
+		usleep(1100 * 1000);
+		if (!draw_distinct(2000))
+			_exit(5);
+		if (page_mapped())
+			_exit(2);
+		_exit(count_wipeonfork_maps() == 0 ? 0 : 1);
+	}
+	EXPECT_EQ(0, child_status(pid))
+		TH_LOG("4: mapped before; 3: no filter; 1: a buffer kept; 2: mapped; 5: a value repeated");
+}
+
+/*
  * Under READ_IMPLIES_EXEC a PROT_READ mmap() asks for PROT_EXEC too,
  * which a module may refuse.  Whatever it does, a thread keeps a buffer
  * only while the page is mapped; and once the personality is back to
