@@ -742,8 +742,10 @@ static void hooked_without_device(struct __test_metadata *_metadata,
 		size_t len = strcspn(l, "\n");
 
 		EXPECT_NE(0, strncmp(l, "0\n", 2)) TH_LOG("a zero value");
-		for (char *m = strchr(l, '\n') + 1; *m; m = strchr(m, '\n') + 1) {
-			EXPECT_FALSE(strcspn(m, "\n") == len && !memcmp(l, m, len))
+		for (char *m = strchr(l, '\n') + 1; *m;
+		     m = strchr(m, '\n') + 1) {
+			EXPECT_FALSE(strcspn(m, "\n") == len &&
+				     !memcmp(l, m, len))
 				TH_LOG("value %.*s repeats", (int)len, l);
 		}
 	}
