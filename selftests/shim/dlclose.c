@@ -102,6 +102,9 @@ TEST(dlclose_of_a_plugin_with_libarc4_a_then_thread_exit_is_safe)
 	ASSERT_NE(NULL, h) TH_LOG("%s", dlerror());
 	d.draw = (uint32_t (*)(int))dlsym(h, "plugin_draw");
 	ASSERT_NE(NULL, d.draw);
+	ASSERT_NE(NULL, dlsym(h, "plugin_ctor_buffers"));
+	EXPECT_EQ(0, *(int *)dlsym(h, "plugin_ctor_buffers"))
+		TH_LOG("a buffer made in the plugin's constructor, before its pin");
 	pthread_barrier_init(&drawn, NULL, 2);
 	pthread_barrier_init(&closed, NULL, 2);
 	ASSERT_EQ(0, pthread_create(&t, NULL, plugin_drawer, &d));

@@ -253,6 +253,53 @@ static int no_wipeonfork(void)
 }
 
 /*
+ * In a new process where no 4 KiB anonymous page can be mapped (ENOMEM):
+ * the first token fetch does without its live page (and maps none); the
+ * token is the thread's id; the lock is taken, taken again nested and
+ * dropped, and then a second thread takes it.  0 when so, 3 if the
+ * refusal could not be set up, 1 if the token is wrong, 2 if the second
+ * thread fails, 5 if a live page was mapped all the same.  (Before the
+ * shim's own constructor, which registers its fork handlers: a child of
+ * fork() is not asked here.)
+ */
+static void *lock_once(void *unused)
+{
+	arc4_lock();
+	arc4_unlock();
+	return (void *)(uintptr_t)arc4_thread_token();
+}
+
+static int no_token_page(void)
+{
+	unsigned int me = (unsigned int)syscall(SYS_gettid);
+	pthread_t t;
+	void *other;
+
+#ifdef __NR_mmap2
+	if (refuse_call_with(__NR_mmap2, 1, 4096, ENOMEM) != 0)
+		return 3;
+#else
+	if (refuse_call_with(__NR_mmap, 1, 4096, ENOMEM) != 0)
+		return 3;
+#endif
+	if (mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED ||
+	    errno != ENOMEM)
+		return 3;
+	if (arc4_thread_token() != me)
+		return 1;
+	arc4_lock();
+	arc4_lock();
+	arc4_unlock();
+	arc4_unlock();
+	if (pthread_create(&t, NULL, lock_once, NULL) != 0 ||
+	    pthread_join(t, &other) != 0 || other == NULL ||
+	    (uintptr_t)other == me)
+		return 2;
+	return wipeonfork_bytes() == 0 ? 0 : 5;
+}
+
+/*
  * The tests below exec this program with PROCESS_CHILD set to run one of
  * these in a process of its own, before main(): its exit status.
  */
@@ -264,16 +311,23 @@ __attribute__((constructor)) static void process_child(void)
 		_exit(token_race());
 	if (what && !strcmp(what, "no-wipeonfork"))
 		_exit(no_wipeonfork());
+	if (what && !strcmp(what, "no-token-page"))
+		_exit(no_token_page());
 }
 
-/* Run this program as PROCESS_CHILD=what: its wait status. */
+/*
+ * Run this program as PROCESS_CHILD=what (and the coverage run's preload,
+ * if any): its wait status.
+ */
 static int run_child_process(const char *what)
 {
-	char env[64], *argv[] = { "process", NULL }, *envp[] = { env, NULL };
+	char env[64], preload[PATH_MAX + 32], *argv[] = { "process", NULL };
+	char *envp[] = { env, preload, NULL };
 	pid_t pid;
 	int st;
 
 	snprintf(env, sizeof(env), "PROCESS_CHILD=%s", what);
+	preload_env_with(preload, sizeof(preload), "");
 	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, envp) != 0 ||
 	    waitpid(pid, &st, 0) != pid)
 		return -1;
@@ -309,6 +363,26 @@ TEST(the_lock_works_and_unmaps_nothing_else_where_wipe_on_fork_is_refused)
 	EXPECT_NE(1, WEXITSTATUS(st))
 		TH_LOG("the mapping before the token's page is gone");
 	EXPECT_NE(4, WEXITSTATUS(st)) TH_LOG("the token's page is kept");
+	EXPECT_EQ(0, WEXITSTATUS(st));
+}
+
+/*
+ * Where no page can be had for the token's liveness (a refused 4 KiB
+ * mapping): the lock still works, nested and from a second thread.
+ */
+TEST(the_lock_works_where_the_token_page_cannot_be_mapped)
+{
+	int st;
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	st = run_child_process("no-token-page");
+	ASSERT_TRUE(WIFEXITED(st)) TH_LOG("wait status %#x (SIGSEGV is %d)",
+					  st, SIGSEGV);
+	ASSERT_NE(3, WEXITSTATUS(st)) TH_LOG("mmap() could not be refused");
+	EXPECT_NE(1, WEXITSTATUS(st)) TH_LOG("the token is not the thread's id");
+	EXPECT_NE(2, WEXITSTATUS(st)) TH_LOG("a second thread could not lock");
+	EXPECT_NE(5, WEXITSTATUS(st)) TH_LOG("a live page was mapped");
 	EXPECT_EQ(0, WEXITSTATUS(st));
 }
 
@@ -583,6 +657,60 @@ TEST(a_child_forked_in_a_handler_never_takes_the_zeroed_buffer)
 }
 
 /* ---- a generation page that cannot be mapped --------------------------- */
+
+/*
+ * A generation page that cannot be mapped (every shared mapping refused,
+ * ENOMEM): the thread keeps no buffer, however long it draws, also once
+ * the mapping is due to be tried again (a second later), and its values
+ * are still strong.  Exit codes: 4 the page was mapped before, 3 no
+ * filter, 1 a buffer kept, 2 the page mapped, 5 a value repeated.
+ */
+static int draw_distinct(int n)
+{
+	static uint32_t v[512];
+
+	for (int i = 0; i < n; i++) {
+		v[i % 512] = arc4random();
+		for (int j = 0; j < i % 512; j++)
+			if (v[j] == v[i % 512])
+				return 0;
+	}
+	return 1;
+}
+
+TEST(no_buffer_while_the_generation_page_cannot_be_mapped)
+{
+	pid_t pid;
+
+	if (!have_device())
+		SKIP(return, "no /dev/arc4 (module not loaded)");
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	pid = fork();
+	if (pid == 0) {
+		if (page_mapped())
+			_exit(4);
+#ifdef __NR_mmap2
+		if (refuse_call_with(__NR_mmap2, 3, MAP_SHARED, ENOMEM) != 0)
+			_exit(3);
+#else
+		if (refuse_call_with(__NR_mmap, 3, MAP_SHARED, ENOMEM) != 0)
+			_exit(3);
+#endif
+		if (!draw_distinct(2000))
+			_exit(5);
+		if (count_wipeonfork_maps() != 0)
+			_exit(1);
+		usleep(1100 * 1000);
+		if (!draw_distinct(2000))
+			_exit(5);
+		if (page_mapped())
+			_exit(2);
+		_exit(count_wipeonfork_maps() == 0 ? 0 : 1);
+	}
+	EXPECT_EQ(0, child_status(pid))
+		TH_LOG("4: mapped before; 3: no filter; 1: a buffer kept; 2: mapped; 5: a value repeated");
+}
 
 /*
  * Under READ_IMPLIES_EXEC a PROT_READ mmap() asks for PROT_EXEC too,

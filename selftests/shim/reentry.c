@@ -6,11 +6,13 @@
  * output must never come out zeroed or twice, nothing may crash or hang,
  * and a re-entrant call must use whatever strong source is left.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/time.h>
 
 #include "arc4random.h"
@@ -241,6 +243,28 @@ __attribute__((constructor)) static void child_mode(void)
 }
 
 /*
+ * Set by a test for run_child(): the child starts in a private /dev that
+ * holds the real /dev/urandom and, if child_arc4_node is not 0, that
+ * device at /dev/arc4; and with descriptor 0 closed.
+ */
+static int child_private_dev;
+static dev_t child_arc4_node;
+
+static int child_dev_setup(void)
+{
+	if (!child_private_dev)
+		return 0;
+	if (private_dev(child_arc4_node) != 0 ||
+	    mknod("/dev/urandom", S_IFCHR | 0666, makedev(1, 9)) != 0)
+		return -1;
+	close(0);
+	/* What the harness left open, so that the child can count its own. */
+	for (int fd = 3; fd < 1024; fd++)
+		close(fd);
+	return 0;
+}
+
+/*
  * Run argv with LD_PRELOAD=preload (and extra, "NAME=VALUE" or NULL) and,
  * if err, a seccomp policy refusing getrandom() with err; a watchdog
  * kills it after 20 s times test_time_scale() (a hang, not a speed limit).  Its stdout in *out;
@@ -256,7 +280,7 @@ static int run_child(char *const argv[], const char *preload,
 	pid_t pid;
 
 	*out = calloc(1, cap);
-	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s", preload);
+	preload_env_with(env_preload, sizeof(env_preload), preload);
 	if (pipe(p))
 		return -1;
 	pid = fork();
@@ -265,6 +289,8 @@ static int run_child(char *const argv[], const char *preload,
 		close(p[0]);
 		close(p[1]);
 		alarm(20 * test_time_scale());
+		if (child_dev_setup() != 0)
+			_exit(125);
 		if (err && refuse_getrandom(err))
 			_exit(126);
 		execve(argv[0], argv, envp);
@@ -335,7 +361,7 @@ __attribute__((constructor)) static void reseed_child_mode(void)
  */
 TEST(reseeding_from_a_signal_handler_inside_the_sequence_aborts_with_a_message)
 {
-	char self[PATH_MAX], env_preload[PATH_MAX + 16], env_raise[32];
+	char self[PATH_MAX], env_preload[PATH_MAX * 2 + 16], env_raise[32];
 	char *argv[] = { self, NULL };
 	char *envp[] = { env_preload, env_raise, NULL };
 	char msg[512] = "";
@@ -348,8 +374,7 @@ TEST(reseeding_from_a_signal_handler_inside_the_sequence_aborts_with_a_message)
 		SKIP(return, "no /dev/arc4: the hooked open() is the device's");
 	ASSERT_GT(n, 0);
 	self[n] = 0;
-	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s",
-		 hook_preload());
+	preload_env_with(env_preload, sizeof(env_preload), hook_preload());
 	snprintf(env_raise, sizeof(env_raise), "ARC4_HOOK_RAISE=%d", SIGURG);
 	ASSERT_EQ(0, pipe(p));
 	pid = fork();
@@ -507,7 +532,7 @@ __attribute__((constructor)) static void contend_child_mode(void)
  */
 TEST(a_thread_sleeps_on_the_held_state_lock_and_is_woken_when_it_is_released)
 {
-	char self[PATH_MAX], env_preload[PATH_MAX + 16], env_raise[32];
+	char self[PATH_MAX], env_preload[PATH_MAX * 2 + 16], env_raise[32];
 	char env_contend[64];
 	char *argv[] = { self, NULL };
 	char *envp[] = { env_preload, env_raise, env_contend, NULL };
@@ -520,8 +545,7 @@ TEST(a_thread_sleeps_on_the_held_state_lock_and_is_woken_when_it_is_released)
 		SKIP(return, "no /dev/arc4: the hooked ioctl is the device's");
 	ASSERT_GT(n, 0);
 	self[n] = 0;
-	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s",
-		 hook_preload());
+	preload_env_with(env_preload, sizeof(env_preload), hook_preload());
 	snprintf(env_raise, sizeof(env_raise), "ARC4_HOOK_RAISE=%d", SIGUSR2);
 	for (i = 0; i < sizeof(contend_calls) / sizeof(contend_calls[0]); i++) {
 		snprintf(env_contend, sizeof(env_contend), "ARC4_TEST_CONTEND=%s",
@@ -643,6 +667,99 @@ TEST(reentrant_calls_use_the_device_when_seccomp_refuses_getrandom)
 	EXPECT_STRNE(glibc, out);
 	free(out);
 	free(glibc);
+}
+
+/*
+ * Strong child: with ARC4_REENTRY_STRONG=N set, this program prints N
+ * values of arc4random(), one a line, and exits before the harness starts:
+ * 0, or 3 if descriptor 0 (which the test closed) is open, 4 if a
+ * descriptor above 2 is.
+ */
+static int fds_above_stdio(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += atoi(e->d_name) > 2 && atoi(e->d_name) != dirfd(d);
+	if (d)
+		closedir(d);
+	return d ? n : -1;
+}
+
+__attribute__((constructor)) static void strong_child_mode(void)
+{
+	const char *s = getenv("ARC4_REENTRY_STRONG");
+	long n;
+
+	if (!s)
+		return;
+	n = atol(s);
+	for (long i = 0; i < n; i++)
+		printf("%u\n", arc4random());
+	if (fflush(stdout))
+		exit(1);
+	exit(fcntl(0, F_GETFD) != -1 ? 3 : fds_above_stdio() != 0 ? 4 : 0);
+}
+
+/*
+ * libhook.so's hooks with getrandom() answering ENOSYS, descriptor 0
+ * closed, and at /dev/arc4 node (another device) or nothing: the calls
+ * the hooks make inside the shim's open() of /dev/arc4 find no strong
+ * descriptor and open their own, which lands on 0 and is moved above 2,
+ * and is refused (not an arc4 stream) or missing; the device is then
+ * refused for good, and /dev/urandom serves every call.  arc4random()
+ * stays strong: 64 values, none repeated, none 0; 0 is left closed and
+ * nothing is leaked.
+ */
+static void hooked_without_device(struct __test_metadata *_metadata,
+				  dev_t node)
+{
+	char self[PATH_MAX], *out, *l, *argv[] = { self, NULL };
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int st;
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	if (geteuid() != 0)
+		SKIP(return, "a private /dev needs root (a mount namespace)");
+	ASSERT_GT(n, 0);
+	self[n] = 0;
+	child_private_dev = 1;
+	child_arc4_node = node;
+	st = run_child(argv, hook_preload(), "ARC4_REENTRY_STRONG=64", ENOSYS,
+		       &out);
+	child_private_dev = 0;
+	ASSERT_TRUE(WIFEXITED(st))
+		TH_LOG("wait status %#x (SIGABRT is %d)", st, SIGABRT);
+	ASSERT_NE(125, WEXITSTATUS(st)) TH_LOG("no private /dev");
+	EXPECT_NE(3, WEXITSTATUS(st)) TH_LOG("descriptor 0 was left open");
+	EXPECT_NE(4, WEXITSTATUS(st)) TH_LOG("a descriptor was leaked");
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	ASSERT_EQ(64, lines(out)) TH_LOG("%s", out);
+	for (l = out; *l; l = strchr(l, '\n') + 1) {
+		size_t len = strcspn(l, "\n");
+
+		EXPECT_NE(0, strncmp(l, "0\n", 2)) TH_LOG("a zero value");
+		for (char *m = strchr(l, '\n') + 1; *m;
+		     m = strchr(m, '\n') + 1) {
+			EXPECT_FALSE(strcspn(m, "\n") == len &&
+				     !memcmp(l, m, len))
+				TH_LOG("value %.*s repeats", (int)len, l);
+		}
+	}
+	free(out);
+}
+
+TEST(reentrant_calls_never_read_another_device_at_dev_arc4)
+{
+	hooked_without_device(_metadata, makedev(1, 5));	/* /dev/zero */
+}
+
+TEST(reentrant_calls_read_dev_urandom_where_dev_arc4_is_missing)
+{
+	hooked_without_device(_metadata, 0);
 }
 
 TEST_HARNESS_MAIN

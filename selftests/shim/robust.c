@@ -169,8 +169,12 @@ struct sample {
 static void robust_exec_sample(int out)
 {
 	static struct sample s;
-	int before = dup(2), after;
+	int before, after;
 
+	/* ARC4_ROBUST_NO_STDIN: the shim's opens get 0 first; it is left so. */
+	if (getenv("ARC4_ROBUST_NO_STDIN"))
+		close(0);
+	before = dup(2);
 	close(before);
 	for (int i = 0; i < FIRST_VALUES; i++) {
 		errno = EDOM;
@@ -182,6 +186,8 @@ static void robust_exec_sample(int out)
 	arc4random_buf(s.large, sizeof(s.large));
 	if (errno != EDOM)
 		_exit(7);
+	if (getenv("ARC4_ROBUST_NO_STDIN") && fcntl(0, F_GETFD) != -1)
+		_exit(9);
 	after = dup(2);
 	if (after != before)
 		_exit(8);
@@ -222,6 +228,9 @@ enum urandom_node {
 };
 
 enum { FAKE_BYTE = 0x5a };
+
+/* Set by a test: urandom_sample()'s child starts with descriptor 0 closed. */
+static int sample_no_stdin;
 
 /* An empty private /dev (no /dev/arc4) holding node: 0, or -1. */
 static int dev_with_urandom(enum urandom_node node)
@@ -275,6 +284,8 @@ static int urandom_sample(struct __test_metadata *_metadata, int err,
 		snprintf(fd, sizeof(fd), "%d", p[1]);
 		setenv("ARC4_ROBUST_SAMPLE", "1", 1);
 		setenv("ARC4_ROBUST_FD", fd, 1);
+		if (sample_no_stdin)
+			setenv("ARC4_ROBUST_NO_STDIN", "1", 1);
 		execl("/proc/self/exe", "robust", (char *)NULL);
 		_exit(6);
 	}
@@ -329,6 +340,32 @@ TEST(strong_output_reads_dev_urandom_when_getrandom_enosys_and_no_device)
 	EXPECT_NE(0, memcmp(a.values, b.values, sizeof(a.values)))
 		TH_LOG("two processes drew the same values");
 	EXPECT_NE(0, memcmp(a.large, b.large, sizeof(a.large)));
+}
+
+/*
+ * The same with descriptor 0 closed: each /dev/urandom open gets 0 and is
+ * moved above 2, and 0 is left closed (the program's next open() of a
+ * file it means as stdin is not met by ours), nothing leaked.
+ */
+TEST(dev_urandom_is_never_left_at_a_closed_stdin)
+{
+	static struct sample a;
+	int st;
+
+	if (!have_seccomp())
+		SKIP(return, "no seccomp(2) filters here");
+	sample_no_stdin = 1;
+	st = urandom_sample(_metadata, ENOSYS, URANDOM_REAL, &a);
+	sample_no_stdin = 0;
+	if (st == 4)
+		SKIP(return, "a private /dev needs root (a mount namespace)");
+	ASSERT_EQ(0, st) TH_LOG("child: %d (-1: killed, 7: errno changed, 8: a descriptor left open, 9: descriptor 0 taken)",
+				st);
+	for (int i = 1; i < FIRST_VALUES; i++) {
+		ASSERT_FALSE(sample_has_value(&a, a.values[i], i))
+			TH_LOG("value %d repeats an earlier one", i);
+	}
+	EXPECT_LT(chi2_bytes(a.large, sizeof(a.large)), chi2_limit(255));
 }
 
 /* EPERM is a policy, not an old kernel: /dev/urandom is not used. */

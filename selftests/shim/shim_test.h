@@ -134,6 +134,34 @@ static inline int run_prog(const char *env, const char *prog,
 	return run_capture(cmd, out);
 }
 
+/*
+ * "LD_PRELOAD=first" in buf, for a child whose preload a test sets:
+ * followed by this process's own coverage-exit.so if it has one preloaded
+ * (scripts/coverage), so that the child still writes the shim's counters
+ * when it ends in _exit() or abort().  Nothing else of the caller's
+ * preload is kept (valgrind's would follow the child out of valgrind).
+ */
+static inline const char *preload_env_with(char *buf, size_t size,
+					   const char *first)
+{
+	const char *p = getenv("LD_PRELOAD"), *end;
+	static const char keep[] = "/coverage-exit.so";
+
+	snprintf(buf, size, "LD_PRELOAD=%s", first);
+	for (; p && *p; p = end) {
+		size_t n;
+
+		p += strspn(p, " :");
+		end = p + strcspn(p, " :");
+		n = end - p;
+		if (n > sizeof(keep) - 1 &&
+		    !memcmp(end - (sizeof(keep) - 1), keep, sizeof(keep) - 1))
+			snprintf(buf + strlen(buf), size - strlen(buf), " %.*s",
+				 (int)n, p);
+	}
+	return buf;
+}
+
 /* Path of the shared library under test. */
 static inline const char *libarc4_so(void)
 {
