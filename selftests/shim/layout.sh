@@ -27,8 +27,12 @@ if [ ! -f "$lib" ]; then
 fi
 
 # A sanitizer's build (make test-sanitize) lays its data out its own way:
-# ASan pads every global with a red zone.
+# ASan pads every global with a red zone; and gcov's (make coverage) adds
+# its counters to the writable data.
 san=$(readelf -dW "$lib" | grep -oE 'lib[at]san\.so[.0-9]*' | head -n 1)
+if [ -z "$san" ] && readelf -sW "$lib" | grep -q '__gcov_'; then
+	san="gcov's counters (make coverage)"
+fi
 
 # Every writable PT_LOAD's memory ends in the page its file part ends in
 # (a .bss beyond it is an anonymous mapping made in every process).
