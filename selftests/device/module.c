@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The module: it cannot be unloaded while a file is open, it reloads
- * cleanly, gives back at unload and after each read the memory it took,
+ * cleanly, frees at unload the read buffers it lent to every CPU,
  * and its device node and parameters appear as documented.
  */
-#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -33,35 +31,6 @@ static long refcnt(void)
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	return n > 0 ? strtol(buf, NULL, 10) : -1;
-}
-
-/* The physical frame under addr (root sees it in pagemap), or 0. */
-static uint64_t pfn_of(const void *addr)
-{
-	uint64_t e = 0;
-	int fd = open("/proc/self/pagemap", O_RDONLY);
-
-	if (fd < 0)
-		return 0;
-	if (pread(fd, &e, sizeof(e), (uintptr_t)addr / getpagesize() *
-		  sizeof(e)) != sizeof(e))
-		e = 0;
-	close(fd);
-	return e >> 63 ? e & ((1ULL << 55) - 1) : 0;
-}
-
-/* How many references the frame pfn has (/proc/kpagecount), or -1. */
-static int64_t page_count(uint64_t pfn)
-{
-	uint64_t n;
-	int fd = open("/proc/kpagecount", O_RDONLY);
-	ssize_t got;
-
-	if (fd < 0)
-		return -1;
-	got = pread(fd, &n, sizeof(n), pfn * sizeof(n));
-	close(fd);
-	return got == sizeof(n) ? (int64_t)n : -1;
 }
 
 /*
@@ -179,40 +148,6 @@ TEST_F(mod, many_open_files_and_reload_cycles)
 }
 
 /*
- * The generation page goes back to the page allocator at unload: its
- * frame, held while the module is loaded, has no reference left after.
- * A frame freed can be taken again at once, so a few may be in use
- * again when looked at; a page never freed is held every time.
- */
-TEST_F(mod, unload_frees_the_generation_page)
-{
-	enum { CYCLES = 16 };
-	int c, freed = 0;
-
-	for (c = 0; c < CYCLES; c++) {
-		int fd = arc4_open(0);
-		volatile const uint64_t *g;
-		uint64_t pfn;
-
-		ASSERT_LE(0, fd);
-		g = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
-		ASSERT_NE(MAP_FAILED, g) TH_LOG("mmap: %s", strerror(errno));
-		ASSERT_NE(0, *g);
-		pfn = pfn_of((const void *)g);
-		ASSERT_NE(0, pfn) TH_LOG("no frame in /proc/self/pagemap");
-		ASSERT_LE(1, page_count(pfn));
-		munmap((void *)g, getpagesize());
-		close(fd);
-		ASSERT_EQ(0, run("rmmod arc4dev"));
-		if (page_count(pfn) == 0)
-			freed++;
-		ASSERT_EQ(0, run("modprobe arc4dev"));
-	}
-	EXPECT_LE(CYCLES / 2, freed)
-		TH_LOG("%d of %d generation pages freed at unload", freed, CYCLES);
-}
-
-/*
  * A large read borrows its CPU's buffer and leaves it there; unload
  * frees every CPU's.  Each cycle fills the slot of every CPU, so a
  * module that kept them would lose CPUs * CYCLES buffers of 4 KiB.
@@ -242,55 +177,6 @@ TEST_F_TIMEOUT(mod, unload_frees_every_cpus_read_buffer, 240)
 	EXPECT_GT(CYCLES * cpus / 2, after - before)
 		TH_LOG("%ld more 4 KiB objects after %d reloads of %d CPUs",
 		       after - before, CYCLES, cpus);
-}
-
-struct reader {
-	int cpu, reads, ok;
-};
-
-static void *reader(void *arg)
-{
-	struct reader *r = arg;
-	static __thread uint8_t buf[256 * 1024];
-	int fd = arc4_open(0), i;
-
-	r->ok = fd >= 0 && pin(r->cpu) == 0;
-	for (i = 0; r->ok && i < r->reads; i++)
-		r->ok = read(fd, buf, sizeof(buf)) == sizeof(buf);
-	if (fd >= 0)
-		close(fd);
-	return NULL;
-}
-
-/*
- * Readers that share one CPU take turns inside their reads (a large read
- * yields between segments): one finds the slot empty and allocates its
- * own buffer, and the one that puts back second finds the slot full and
- * frees its buffer.  After thousands of such reads at most one buffer
- * per CPU remains.
- */
-TEST_F_TIMEOUT(mod, reads_sharing_a_cpu_free_the_buffers_they_allocate, 240)
-{
-	enum { THREADS = 4 };
-	int cpus = sysconf(_SC_NPROCESSORS_ONLN), i;
-	struct reader r[THREADS];
-	pthread_t t[THREADS];
-	long before, after;
-
-	before = kmalloc_4k_objects();
-	ASSERT_LE(0, before) TH_LOG("no kmalloc-4k in /proc/slabinfo");
-	for (i = 0; i < THREADS; i++) {
-		r[i] = (struct reader){ .cpu = 0, .reads = 64 };
-		ASSERT_EQ(0, pthread_create(&t[i], NULL, reader, &r[i]));
-	}
-	for (i = 0; i < THREADS; i++) {
-		pthread_join(t[i], NULL);
-		EXPECT_TRUE(r[i].ok);
-	}
-	after = kmalloc_4k_objects();
-	EXPECT_GE(cpus + 2, after - before)
-		TH_LOG("%ld more 4 KiB objects after %d reads on one CPU",
-		       after - before, THREADS * 64);
 }
 
 /*
