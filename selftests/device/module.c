@@ -44,7 +44,8 @@ static long kmalloc_4k_objects(void)
 	long total = -1, active;
 	FILE *f;
 
-	run("for c in /sys/kernel/slab/kmalloc-*4k; do echo 1 >$c/shrink; done 2>/dev/null");
+	run("for c in /sys/kernel/slab/kmalloc-*4k; do "
+	    "echo 1 >$c/shrink; done 2>/dev/null");
 	f = fopen("/proc/slabinfo", "r");
 	if (!f)
 		return -1;
