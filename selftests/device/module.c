@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The module: it cannot be unloaded while a file is open, it reloads
- * cleanly, frees at unload the read buffers it lent to every CPU,
- * and its device node and parameters appear as documented.
+ * cleanly, frees the read buffers it lends to the CPUs (at unload, and
+ * the one a read brings back to a CPU that has one), and its device node
+ * and parameters appear as documented.
  */
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 
@@ -178,6 +184,83 @@ TEST_F_TIMEOUT(mod, unload_frees_every_cpus_read_buffer, 240)
 	EXPECT_GT(CYCLES * cpus / 2, after - before)
 		TH_LOG("%ld more 4 KiB objects after %d reloads of %d CPUs",
 		       after - before, CYCLES, cpus);
+}
+
+struct parked {
+	int fd;
+	uint8_t *dst;
+	size_t len;
+	ssize_t got;
+};
+
+/* A read on CPU 0 into memory that userfaultfd holds back. */
+static void *parked_read(void *arg)
+{
+	struct parked *p = arg;
+
+	p->got = pin(0) ? -1 : read(p->fd, p->dst, p->len);
+	return NULL;
+}
+
+/*
+ * A large read that waits for a page of its destination keeps its CPU's
+ * buffer the while; a read on that CPU meanwhile allocates one and puts
+ * it in the slot.  The first read, resumed, finds the slot full and frees
+ * its buffer.  userfaultfd parks the first read inside its copy, so
+ * every round makes one such buffer: kept, they would add up.
+ */
+TEST_F_TIMEOUT(mod, a_buffer_brought_back_to_a_full_slot_is_freed, 240)
+{
+	enum { ROUNDS = 32 };
+	struct uffdio_api api = { .api = UFFD_API };
+	long page = getpagesize(), before, after;
+	static uint8_t other[16384];
+	int uffd, fd, fd2, i;
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	ASSERT_LE(0, uffd) TH_LOG("userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	fd = arc4_open(0);
+	fd2 = arc4_open(0);
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, pin(0));
+	memset(other, 1, sizeof(other));
+	before = kmalloc_4k_objects();
+	ASSERT_LE(0, before) TH_LOG("no kmalloc-4k in /proc/slabinfo");
+	for (i = 0; i < ROUNDS; i++) {
+		struct parked p = { .fd = fd, .len = 4 * page };
+		struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+		struct uffdio_zeropage zero = { 0 };
+		struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+		struct uffd_msg msg;
+		pthread_t t;
+
+		p.dst = mmap(NULL, p.len, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, p.dst);
+		reg.range.start = (uintptr_t)p.dst;
+		reg.range.len = p.len;
+		ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+		ASSERT_EQ(0, pthread_create(&t, NULL, parked_read, &p));
+		/* The first read waits in its copy, holding CPU 0's buffer. */
+		ASSERT_EQ(1, poll(&pfd, 1, 30000 * test_time_scale()));
+		ASSERT_EQ(sizeof(msg), read(uffd, &msg, sizeof(msg)));
+		ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+		ASSERT_EQ(sizeof(other), read(fd2, other, sizeof(other)));
+		zero.range = reg.range;
+		ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+		pthread_join(t, NULL);
+		ASSERT_EQ((ssize_t)p.len, p.got);
+		munmap(p.dst, p.len);
+	}
+	after = kmalloc_4k_objects();
+	EXPECT_GT(ROUNDS / 2, after - before)
+		TH_LOG("%ld more 4 KiB objects after %d reads that came back to a full slot",
+		       after - before, ROUNDS);
+	close(fd);
+	close(fd2);
+	close(uffd);
 }
 
 /*
