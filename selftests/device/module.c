@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The module: it cannot be unloaded while a file is open, it reloads
- * cleanly, and its device node and parameters appear as documented.
+ * cleanly, frees the read buffers it lends to the CPUs (at unload, and
+ * the one a read brings back to a CPU that has one), and its device node
+ * and parameters appear as documented.
  */
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 
@@ -28,6 +37,43 @@ static long refcnt(void)
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+/*
+ * The objects in use in the kmalloc caches of 4 KiB (a read's per-CPU
+ * buffer is one), after the caches gave their per-CPU slabs back, so
+ * that the count is exact rather than a slab's worth high; -1 if unknown.
+ */
+static long kmalloc_4k_objects(void)
+{
+	char line[512], name[64];
+	long total = -1, active;
+	FILE *f;
+
+	run("for c in /sys/kernel/slab/kmalloc-*4k; do "
+	    "echo 1 >$c/shrink; done 2>/dev/null");
+	f = fopen("/proc/slabinfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %ld", name, &active) != 2 ||
+		    strncmp(name, "kmalloc-", 8) || strcmp(name + strlen(name) - 3, "-4k") ||
+		    strstr(name, "dma") || strstr(name, "cg-"))
+			continue;
+		total = (total < 0 ? 0 : total) + active;
+	}
+	fclose(f);
+	return total;
+}
+
+/* Pin the caller to cpu; 0 when done. */
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 FIXTURE(mod) {
@@ -106,6 +152,115 @@ TEST_F(mod, many_open_files_and_reload_cycles)
 		ASSERT_EQ(0, run("rmmod arc4dev"));
 		ASSERT_EQ(0, run("modprobe arc4dev"));
 	}
+}
+
+/*
+ * A large read borrows its CPU's buffer and leaves it there; unload
+ * frees every CPU's.  Each cycle fills the slot of every CPU, so a
+ * module that kept them would lose CPUs * CYCLES buffers of 4 KiB.
+ */
+TEST_F_TIMEOUT(mod, unload_frees_every_cpus_read_buffer, 240)
+{
+	enum { CYCLES = 24 };
+	int cpus = sysconf(_SC_NPROCESSORS_ONLN), c, cpu;
+	static uint8_t buf[65536];
+	long before, after;
+
+	before = kmalloc_4k_objects();
+	ASSERT_LE(0, before) TH_LOG("no kmalloc-4k in /proc/slabinfo");
+	for (c = 0; c < CYCLES; c++) {
+		for (cpu = 0; cpu < cpus; cpu++) {
+			int fd = arc4_open(0);
+
+			ASSERT_LE(0, fd);
+			ASSERT_EQ(0, pin(cpu));
+			ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
+			close(fd);
+		}
+		ASSERT_EQ(0, run("rmmod arc4dev"));
+		ASSERT_EQ(0, run("modprobe arc4dev"));
+	}
+	after = kmalloc_4k_objects();
+	EXPECT_GT(CYCLES * cpus / 2, after - before)
+		TH_LOG("%ld more 4 KiB objects after %d reloads of %d CPUs",
+		       after - before, CYCLES, cpus);
+}
+
+struct parked {
+	int fd;
+	uint8_t *dst;
+	size_t len;
+	ssize_t got;
+};
+
+/* A read on CPU 0 into memory that userfaultfd holds back. */
+static void *parked_read(void *arg)
+{
+	struct parked *p = arg;
+
+	p->got = pin(0) ? -1 : read(p->fd, p->dst, p->len);
+	return NULL;
+}
+
+/*
+ * A large read that waits for a page of its destination keeps its CPU's
+ * buffer the while; a read on that CPU meanwhile allocates one and puts
+ * it in the slot.  The first read, resumed, finds the slot full and frees
+ * its buffer.  userfaultfd parks the first read inside its copy, so
+ * every round makes one such buffer: kept, they would add up.
+ */
+TEST_F_TIMEOUT(mod, a_buffer_brought_back_to_a_full_slot_is_freed, 240)
+{
+	enum { ROUNDS = 32 };
+	struct uffdio_api api = { .api = UFFD_API };
+	long page = getpagesize(), before, after;
+	static uint8_t other[16384];
+	int uffd, fd, fd2, i;
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	ASSERT_LE(0, uffd) TH_LOG("userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	fd = arc4_open(0);
+	fd2 = arc4_open(0);
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, pin(0));
+	memset(other, 1, sizeof(other));
+	before = kmalloc_4k_objects();
+	ASSERT_LE(0, before) TH_LOG("no kmalloc-4k in /proc/slabinfo");
+	for (i = 0; i < ROUNDS; i++) {
+		struct parked p = { .fd = fd, .len = 4 * page };
+		struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+		struct uffdio_zeropage zero = { 0 };
+		struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+		struct uffd_msg msg;
+		pthread_t t;
+
+		p.dst = mmap(NULL, p.len, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, p.dst);
+		reg.range.start = (uintptr_t)p.dst;
+		reg.range.len = p.len;
+		ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+		ASSERT_EQ(0, pthread_create(&t, NULL, parked_read, &p));
+		/* The first read waits in its copy, holding CPU 0's buffer. */
+		ASSERT_EQ(1, poll(&pfd, 1, 30000 * test_time_scale()));
+		ASSERT_EQ(sizeof(msg), read(uffd, &msg, sizeof(msg)));
+		ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+		ASSERT_EQ(sizeof(other), read(fd2, other, sizeof(other)));
+		zero.range = reg.range;
+		ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+		pthread_join(t, NULL);
+		ASSERT_EQ((ssize_t)p.len, p.got);
+		munmap(p.dst, p.len);
+	}
+	after = kmalloc_4k_objects();
+	EXPECT_GT(ROUNDS / 2, after - before)
+		TH_LOG("%ld more 4 KiB objects after %d reads that came back to a full slot",
+		       after - before, ROUNDS);
+	close(fd);
+	close(fd2);
+	close(uffd);
 }
 
 /*
