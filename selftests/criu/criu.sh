@@ -48,7 +48,7 @@ start() {
 	shift
 	env "${envs[@]}" setsid "$prog" "$@" "$dir" </dev/null >/dev/null 2>"$dir/err" &
 	pid=$!
-	for i in $(seq 500); do
+	for i in $(seq "$(polls)"); do
 		[ -s "$dir/ready" ] && return 0
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.02

@@ -6,6 +6,12 @@
 # is the caller's scratch directory, $work/straight the output of an
 # uninterrupted run (the oracle for the deterministic sequences).
 
+# polls: how many 20 ms polls make a wait's 10 s; ARC4_TIME_SCALE times
+# more where the rig runs the tests on its debug kernel (KASAN under TCG).
+polls() {
+	echo $((500 * ${ARC4_TIME_SCALE:-1}))
+}
+
 # values FILE KIND...: the values of those lines, one a line.
 values() {
 	local f=$1

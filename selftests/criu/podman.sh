@@ -85,7 +85,7 @@ start() {
 	"${P[@]}" run -d --name "$1" --network none --device /dev/arc4 \
 		-v "$work/x:/x" -e LD_PRELOAD=/lib/libarc4.so.1 arc4test \
 		/bin/prog /x >/dev/null || return 1
-	for i in $(seq 500); do
+	for i in $(seq "$(polls)"); do
 		[ -s "$work/x/ready" ] && return 0
 		sleep 0.02
 	done
@@ -122,7 +122,7 @@ restore() {
 	"${P[@]}" container restore --import "$work/cp.tar.gz" --name "$1" \
 		>/dev/null || return 1
 	echo "$2" >"$work/x/go.new" && mv "$work/x/go.new" "$work/x/go"
-	for i in $(seq 500); do
+	for i in $(seq "$(polls)"); do
 		[ -s "$work/x/$2" ] && "${P[@]}" wait "$1" >/dev/null && return 0
 		sleep 0.02
 	done
