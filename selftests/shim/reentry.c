@@ -675,19 +675,6 @@ TEST(reentrant_calls_use_the_device_when_seccomp_refuses_getrandom)
  * 0, or 3 if descriptor 0 (which the test closed) is open, 4 if a
  * descriptor above 2 is.
  */
-static int fds_above_stdio(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	while (d && (e = readdir(d)))
-		n += atoi(e->d_name) > 2 && atoi(e->d_name) != dirfd(d);
-	if (d)
-		closedir(d);
-	return d ? n : -1;
-}
-
 __attribute__((constructor)) static void strong_child_mode(void)
 {
 	const char *s = getenv("ARC4_REENTRY_STRONG");

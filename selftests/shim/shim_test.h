@@ -6,6 +6,7 @@
 #ifndef SHIM_TEST_H
 #define SHIM_TEST_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <gnu/libc-version.h>
 #include <fcntl.h>
@@ -434,6 +435,20 @@ static inline int private_dev(dev_t rdev)
 	if (rdev && mknod("/dev/arc4", S_IFCHR | 0666, rdev) != 0)
 		return -1;
 	return 0;
+}
+
+/* How many descriptors above 2 this process has open; -1 if unknown. */
+static inline int fds_above_stdio(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += atoi(e->d_name) > 2 && atoi(e->d_name) != dirfd(d);
+	if (d)
+		closedir(d);
+	return d ? n : -1;
 }
 
 #endif /* SHIM_TEST_H */
