@@ -8,8 +8,13 @@
 
 # polls: how many 20 ms polls make a wait's 10 s; ARC4_TIME_SCALE times
 # more where the rig runs the tests on its debug kernel (KASAN under TCG).
+# (A whole number from 1 to 100, as selftests/harness_scale.h takes it;
+# anything else counts as 1.)
 polls() {
-	echo $((500 * ${ARC4_TIME_SCALE:-1}))
+	local scale=${ARC4_TIME_SCALE:-1}
+	[[ $scale =~ ^[0-9]+$ ]] && [ "$scale" -ge 1 ] && [ "$scale" -le 100 ] ||
+		scale=1
+	echo $((500 * 10#$scale))
 }
 
 # values FILE KIND...: the values of those lines, one a line.
