@@ -37,9 +37,10 @@
 #                       last: arc4dev's gcov counters out of debugfs, onto
 #                       the console as a base64 tar between two marker lines
 #   vm_gcov_take LOG    with ARC4_GCOV_DIR set: those counters, out of a
-#                       console log, into ARC4_GCOV_DIR; the lines go (a
-#                       run of base64 could spell a word vm_log_problems
-#                       looks for)
+#                       console log, into ARC4_GCOV_DIR (nothing of a dump
+#                       cut short); then vm_gcov_strip LOG
+#   vm_gcov_strip LOG   remove such a dump's lines from a console log (a run
+#                       of base64 could spell a word vm_log_problems seeks)
 
 # The variables set here are the caller's to use; $top is the caller's.
 # shellcheck disable=SC2034,SC2154
@@ -242,25 +243,37 @@ vm_gcov_put() {
 	[ -n "${ARC4_GCOV_DIR:-}" ] || return 0
 	cat >"$1/gcov-out" <<'EOF'
 #!/bin/busybox sh
-# arc4dev's gcov counters onto the console, the kernel's messages held back
-# meanwhile (scripts/lib/vm.sh: vm_gcov_take reads them).
+# arc4dev's gcov counters onto the console, each line of the base64 tar
+# marked, the kernel's messages held back meanwhile (scripts/lib/vm.sh:
+# vm_gcov_take reads them).
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 mkdir -p /gcov
 for f in $(find /sys/kernel/debug/gcov -name '*.gcda' -path '*/kmod/*'); do
 	cat "$f" >"/gcov/${f##*/}"
 done
+level=$(cut -f1 /proc/sys/kernel/printk)
 dmesg -n 1
-echo ARC4-GCOV-BEGIN >/dev/console
-tar -C /gcov -cf - . | gzip | base64 >/dev/console
-echo ARC4-GCOV-END >/dev/console
+tar -C /gcov -cf - . | gzip | base64 | sed 's/^/ARC4-GCOV: /' >/dev/console
+echo "ARC4-GCOV-END" >/dev/console
+dmesg -n "$level"
 EOF
 	chmod +x "$1/gcov-out"
 }
 
 vm_gcov_take() {
+	local tmp
 	[ -n "${ARC4_GCOV_DIR:-}" ] || return 0
-	mkdir -p "$ARC4_GCOV_DIR"
-	sed -n '/^ARC4-GCOV-BEGIN/,/^ARC4-GCOV-END/{/^ARC4-GCOV-/d;p;}' "$1" |
-		tr -d '\r' | base64 -d | tar -xzf - -C "$ARC4_GCOV_DIR" || return 1
-	sed -i '/^ARC4-GCOV-BEGIN/,/^ARC4-GCOV-END/d' "$1"
+	grep -q '^ARC4-GCOV-END' "$1" || return 1
+	tmp=$(mktemp -d) || return 1
+	local rc=0
+	sed -n 's/^ARC4-GCOV: //p' "$1" | tr -d '\r' | base64 -d |
+		tar -xzf - -C "$tmp" &&
+		mkdir -p "$ARC4_GCOV_DIR" && cp "$tmp"/* "$ARC4_GCOV_DIR"/ || rc=1
+	rm -rf "$tmp"
+	vm_gcov_strip "$1"
+	return $rc
+}
+
+vm_gcov_strip() {
+	sed -i '/^ARC4-GCOV: /d; /^ARC4-GCOV-END/d' "$1"
 }
