@@ -30,7 +30,7 @@ fi
 # ASan pads every global with a red zone; and gcov's (make coverage) adds
 # its counters to the writable data.
 san=$(readelf -dW "$lib" | grep -oE 'lib[at]san\.so[.0-9]*' | head -n 1)
-if [ -z "$san" ] && readelf -sW "$lib" | grep -q '__gcov'; then
+if [ -z "$san" ] && readelf -sW "$lib" | grep '__gcov' >/dev/null; then
 	san="gcov's counters (make coverage)"
 fi
 
