@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,26 @@ static inline ssize_t read_text(const char *path, char *buf, size_t size)
 		return -1;
 	buf[n] = '\0';
 	return n;
+}
+
+/* The module's reference count (its open files), or -1. */
+static inline long module_refcnt(void)
+{
+	char buf[32];
+
+	if (read_text("/sys/module/arc4dev/refcnt", buf, sizeof(buf)) < 0)
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+/* Pin the caller to cpu; 0 when done. */
+static inline int pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 static inline int write_file(const char *path, const char *text)

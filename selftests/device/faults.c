@@ -120,15 +120,6 @@ static int fault_fired(int nth_fd)
 	return n > 0 && buf[0] == '0';
 }
 
-static long module_refcnt(void)
-{
-	char buf[32];
-
-	if (read_text("/sys/module/arc4dev/refcnt", buf, sizeof(buf)) < 0)
-		return -1;
-	return strtol(buf, NULL, 10);
-}
-
 static int all_zero(const uint8_t *p, size_t len)
 {
 	while (len--)
@@ -216,7 +207,6 @@ TEST_F(faults, strong_read_fails_cleanly_at_every_fault_point)
 	static const size_t sizes[] = { 100, 40000 };
 	static uint8_t buf[40000];
 	size_t i;
-	cpu_set_t cpu0;
 	ssize_t r;
 	int n, fd, err, fired;
 
@@ -224,9 +214,7 @@ TEST_F(faults, strong_read_fails_cleanly_at_every_fault_point)
 	 * On one CPU, after a reload: the first large read finds that CPU's
 	 * slot empty and allocates its buffer, a fault point of its own.
 	 */
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
+	ASSERT_EQ(0, pin_cpu(0));
 	ASSERT_EQ(0, system("rmmod arc4dev && modprobe arc4dev"));
 	fd = arc4_open(0);
 	ASSERT_LE(0, fd);

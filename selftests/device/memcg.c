@@ -49,7 +49,6 @@ FIXTURE_SETUP(memcg)
 {
 	struct rlimit rl = { 2 * NOPENS + 64, 2 * NOPENS + 64 };
 	char path[192], pid[32];
-	cpu_set_t cpu;
 	int fd;
 
 	self->fds = NULL;
@@ -66,9 +65,7 @@ FIXTURE_SETUP(memcg)
 	self->fds = calloc(2 * NOPENS, sizeof(*self->fds));
 	ASSERT_NE(NULL, self->fds);
 	memset(self->fds, -1, 2 * NOPENS * sizeof(*self->fds));
-	CPU_ZERO(&cpu);
-	CPU_SET(sched_getcpu(), &cpu);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu), &cpu));
+	ASSERT_EQ(0, pin_cpu(sched_getcpu()));
 	strcpy(self->mnt, "/tmp/arc4-memcg.XXXXXX");
 	ASSERT_NE(NULL, mkdtemp(self->mnt));
 	if (mount("cgroup2", self->mnt, "cgroup2", 0, NULL))

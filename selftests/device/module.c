@@ -26,19 +26,6 @@ static int run(const char *cmd)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static long refcnt(void)
-{
-	char buf[32] = { 0 };
-	int fd = open("/sys/module/arc4dev/refcnt", O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 ? strtol(buf, NULL, 10) : -1;
-}
-
 /*
  * The objects in use in the kmalloc caches of 4 KiB (a read's per-CPU
  * buffer is one), after the caches gave their per-CPU slabs back, so
@@ -64,16 +51,6 @@ static long kmalloc_4k_objects(void)
 	}
 	fclose(f);
 	return total;
-}
-
-/* Pin the caller to cpu; 0 when done. */
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 FIXTURE(mod) {
@@ -112,17 +89,17 @@ TEST_F(mod, rmmod_is_refused_while_a_file_is_open)
 	uint8_t buf[16];
 
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(1, refcnt());
+	EXPECT_EQ(1, module_refcnt());
 	EXPECT_NE(0, run("rmmod arc4dev 2>/dev/null"));
 	EXPECT_EQ(0, access("/sys/module/arc4dev", F_OK));
 	/* The open file still works after the refused unload. */
 	EXPECT_EQ(16, read(fd, buf, sizeof(buf)));
 	/* A dup'd or forked descriptor is the same file: still one ref. */
 	fd2 = dup(fd);
-	EXPECT_EQ(1, refcnt());
+	EXPECT_EQ(1, module_refcnt());
 	close(fd2);
 	close(fd);
-	EXPECT_EQ(0, refcnt());
+	EXPECT_EQ(0, module_refcnt());
 	ASSERT_EQ(0, run("rmmod arc4dev"));
 	EXPECT_NE(0, access(ARC4_DEV, F_OK)) TH_LOG("node outlived module");
 	ASSERT_EQ(0, run("modprobe arc4dev"));
@@ -146,7 +123,7 @@ TEST_F(mod, many_open_files_and_reload_cycles)
 						     strerror(errno));
 			ASSERT_EQ(32, read(fds[i], buf, sizeof(buf)));
 		}
-		EXPECT_EQ(FILES, refcnt());
+		EXPECT_EQ(FILES, module_refcnt());
 		for (i = 0; i < FILES; i++)
 			close(fds[i]);
 		ASSERT_EQ(0, run("rmmod arc4dev"));
@@ -173,7 +150,7 @@ TEST_F_TIMEOUT(mod, unload_frees_every_cpus_read_buffer, 240)
 			int fd = arc4_open(0);
 
 			ASSERT_LE(0, fd);
-			ASSERT_EQ(0, pin(cpu));
+			ASSERT_EQ(0, pin_cpu(cpu));
 			ASSERT_EQ(sizeof(buf), read(fd, buf, sizeof(buf)));
 			close(fd);
 		}
@@ -198,7 +175,7 @@ static void *parked_read(void *arg)
 {
 	struct parked *p = arg;
 
-	p->got = pin(0) ? -1 : read(p->fd, p->dst, p->len);
+	p->got = pin_cpu(0) ? -1 : read(p->fd, p->dst, p->len);
 	return NULL;
 }
 
@@ -226,7 +203,7 @@ TEST_F_TIMEOUT(mod, a_buffer_brought_back_to_a_full_slot_is_freed, 240)
 	fd2 = arc4_open(0);
 	ASSERT_LE(0, fd);
 	ASSERT_LE(0, fd2);
-	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, pin_cpu(0));
 	memset(other, 1, sizeof(other));
 	before = kmalloc_4k_objects();
 	ASSERT_LE(0, before) TH_LOG("no kmalloc-4k in /proc/slabinfo");
