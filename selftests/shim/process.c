@@ -184,6 +184,16 @@ static int refuse_call_with(int nr, int arg, unsigned int value, int err)
 	return seccomp_install(f, sizeof(f) / sizeof(f[0]), 0);
 }
 
+/* Refuse mmap() (mmap2() where there is one) whose argument arg is value. */
+static int refuse_mmap_with(int arg, unsigned int value, int err)
+{
+#ifdef __NR_mmap2
+	return refuse_call_with(__NR_mmap2, arg, value, err);
+#else
+	return refuse_call_with(__NR_mmap, arg, value, err);
+#endif
+}
+
 /* madvise(MADV_WIPEONFORK) refused with EINVAL, as a kernel before 4.14. */
 static int refuse_wipeonfork(void)
 {
@@ -275,13 +285,8 @@ static int no_token_page(void)
 	pthread_t t;
 	void *other;
 
-#ifdef __NR_mmap2
-	if (refuse_call_with(__NR_mmap2, 1, 4096, ENOMEM) != 0)
+	if (refuse_mmap_with(1, 4096, ENOMEM) != 0)
 		return 3;
-#else
-	if (refuse_call_with(__NR_mmap, 1, 4096, ENOMEM) != 0)
-		return 3;
-#endif
 	if (mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED ||
 	    errno != ENOMEM)
@@ -691,13 +696,8 @@ TEST(no_buffer_while_the_generation_page_cannot_be_mapped)
 	if (pid == 0) {
 		if (page_mapped())
 			_exit(4);
-#ifdef __NR_mmap2
-		if (refuse_call_with(__NR_mmap2, 3, MAP_SHARED, ENOMEM) != 0)
+		if (refuse_mmap_with(3, MAP_SHARED, ENOMEM) != 0)
 			_exit(3);
-#else
-		if (refuse_call_with(__NR_mmap, 3, MAP_SHARED, ENOMEM) != 0)
-			_exit(3);
-#endif
 		if (!draw_distinct(2000))
 			_exit(5);
 		if (count_wipeonfork_maps() != 0)
@@ -941,11 +941,7 @@ TEST(where_the_buffer_cannot_be_mapped_values_stay_strong)
 
 	if (!have_seccomp())
 		SKIP(return, "no seccomp(2) filters here");
-#ifdef __NR_mmap2
-	ASSERT_EQ(0, refuse_call_with(__NR_mmap2, 1, 16384, ENOMEM));
-#else
-	ASSERT_EQ(0, refuse_call_with(__NR_mmap, 1, 16384, ENOMEM));
-#endif
+	ASSERT_EQ(0, refuse_mmap_with(1, 16384, ENOMEM));
 	errno = 0;
 	for (int i = 0; i < N; i++) {
 		v[i] = (uint64_t)arc4random() << 32 | arc4random();

@@ -6,7 +6,6 @@
  * output must never come out zeroed or twice, nothing may crash or hang,
  * and a re-entrant call must use whatever strong source is left.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <semaphore.h>
