@@ -3,14 +3,17 @@
  * The module: it cannot be unloaded while a file is open, it reloads
  * cleanly, frees the read buffers it lends to the CPUs (at unload, and
  * the one a read brings back to a CPU that has one), and its device node
- * and parameters appear as documented.
+ * and parameters appear as documented.  It gives back its generation
+ * page at unload (where page_owner can tell).
  */
 #include <linux/userfaultfd.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -240,6 +243,111 @@ TEST_F_TIMEOUT(mod, a_buffer_brought_back_to_a_full_slot_is_freed, 240)
 	close(fd);
 	close(fd2);
 	close(uffd);
+}
+
+/* The physical page behind addr (root reads PFNs in pagemap); 0 if none. */
+static uint64_t mapped_pfn(const void *addr)
+{
+	long page = getpagesize();
+	uint64_t ent = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &ent, sizeof(ent), (uintptr_t)addr / page * sizeof(ent)) !=
+	    sizeof(ent))
+		ent = 0;
+	close(fd);
+	return ent >> 63 ? ent & ((1ULL << 55) - 1) : 0;
+}
+
+/* The lowest PFN of any zone: page_owner's file offsets count from it. */
+static uint64_t first_zone_pfn(void)
+{
+	char line[256];
+	uint64_t low = UINT64_MAX, v;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " start_pfn: %" SCNu64, &v) == 1 && v < low)
+			low = v;
+	fclose(f);
+	return low == UINT64_MAX ? 0 : low;
+}
+
+/*
+ * page_owner's record of pfn into buf: 1 while the page is allocated, 0
+ * once it is free (the file lists allocated pages only), -1 if the file
+ * cannot be read.  Each read() returns one record, of the first allocated
+ * page at or after the file offset's PFN.
+ */
+static int page_owner_record(int fd, uint64_t pfn, char *buf, size_t size)
+{
+	uint64_t low = first_zone_pfn();
+	off_t off = pfn > low + 64 ? (off_t)(pfn - low - 64) : 0;
+	ssize_t n;
+
+	if (lseek(fd, off, SEEK_SET) < 0)
+		return -1;
+	while ((n = read(fd, buf, size - 1)) > 0) {
+		const char *at;
+		uint64_t got;
+
+		buf[n] = '\0';
+		at = strstr(buf, "\nPFN ");
+		if (!at)
+			return -1;
+		got = strtoull(at + 5, NULL, 0);
+		if (got >= pfn)
+			return got == pfn;
+	}
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * Unload gives the generation page back.  kmemleak sees no page that
+ * alloc_page() handed out; page_owner (the debug kernel boots with
+ * page_owner=on) does: its record of the page the mapping showed names
+ * the module while loaded, and after rmmod the page is free or someone
+ * else's (another allocation, another timestamp in the record's first
+ * line).
+ */
+TEST_F(mod, unload_frees_the_generation_page)
+{
+	static char before[16384], after[16384];
+	uint64_t pfn;
+	void *gen;
+	int po, fd, r;
+
+	po = open("/sys/kernel/debug/page_owner", O_RDONLY | O_CLOEXEC);
+	if (po < 0 && errno == ENOENT) {
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+		po = open("/sys/kernel/debug/page_owner", O_RDONLY | O_CLOEXEC);
+	}
+	if (po < 0 && errno == ENOENT)
+		SKIP(return, "no page_owner: a kernel without CONFIG_PAGE_OWNER or booted without page_owner=on (the debug kernel has both)");
+	ASSERT_LE(0, po) TH_LOG("page_owner: %s", strerror(errno));
+	ASSERT_EQ(0, run("rmmod arc4dev && modprobe arc4dev"));
+	fd = arc4_open(0);
+	ASSERT_LE(0, fd);
+	gen = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, gen) TH_LOG("mmap: %s", strerror(errno));
+	pfn = mapped_pfn(gen);
+	ASSERT_NE(0, pfn) TH_LOG("no PFN for the generation page in pagemap");
+	r = page_owner_record(po, pfn, before, sizeof(before));
+	ASSERT_EQ(1, r) TH_LOG("page_owner has no record of PFN %#" PRIx64, pfn);
+	ASSERT_NE(NULL, strstr(before, "[arc4dev]"))
+		TH_LOG("the page's record does not name the module:\n%s", before);
+	munmap(gen, getpagesize());
+	close(fd);
+	ASSERT_EQ(0, run("rmmod arc4dev"));
+	r = page_owner_record(po, pfn, after, sizeof(after));
+	ASSERT_LE(0, r);
+	EXPECT_FALSE(r == 1 && !strncmp(before, after, strcspn(before, "\n")))
+		TH_LOG("the generation page outlived the module:\n%s", after);
+	close(po);
 }
 
 /*
