@@ -334,6 +334,7 @@ TEST_F(mod, unload_frees_the_generation_page)
 	ASSERT_LE(0, fd);
 	gen = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, gen) TH_LOG("mmap: %s", strerror(errno));
+	(void)*(volatile char *)gen;	/* fault it in */
 	pfn = mapped_pfn(gen);
 	ASSERT_NE(0, pfn) TH_LOG("no PFN for the generation page in pagemap");
 	r = page_owner_record(po, pfn, before, sizeof(before));
