@@ -6,6 +6,7 @@
  * and parameters appear as documented.  It gives back its generation
  * page at unload (where page_owner can tell).
  */
+#include <linux/magic.h>
 #include <linux/userfaultfd.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -261,49 +263,33 @@ static uint64_t mapped_pfn(const void *addr)
 	return ent >> 63 ? ent & ((1ULL << 55) - 1) : 0;
 }
 
-/* The lowest PFN of any zone: page_owner's file offsets count from it. */
-static uint64_t first_zone_pfn(void)
-{
-	char line[256];
-	uint64_t low = UINT64_MAX, v;
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, " start_pfn: %" SCNu64, &v) == 1 && v < low)
-			low = v;
-	fclose(f);
-	return low == UINT64_MAX ? 0 : low;
-}
-
 /*
  * page_owner's record of pfn into buf: 1 while the page is allocated, 0
  * once it is free (the file lists allocated pages only), -1 if the file
- * cannot be read.  Each read() returns one record, of the first allocated
- * page at or after the file offset's PFN.
+ * cannot be read.  A file offset other than 0 is a PFN, and each read()
+ * returns one record: that of the first allocated page at or after it.
  */
 static int page_owner_record(int fd, uint64_t pfn, char *buf, size_t size)
 {
-	uint64_t low = first_zone_pfn();
-	off_t off = pfn > low + 64 ? (off_t)(pfn - low - 64) : 0;
+	const char *at;
 	ssize_t n;
 
-	if (lseek(fd, off, SEEK_SET) < 0)
+	if (!pfn || lseek(fd, pfn, SEEK_SET) != (off_t)pfn)
 		return -1;
-	while ((n = read(fd, buf, size - 1)) > 0) {
-		const char *at;
-		uint64_t got;
+	n = read(fd, buf, size - 1);
+	if (n <= 0)
+		return n ? -1 : 0;
+	buf[n] = '\0';
+	at = strstr(buf, "\nPFN ");
+	if (!at)
+		return -1;
+	return strtoull(at + 5, NULL, 0) == pfn;
+}
 
-		buf[n] = '\0';
-		at = strstr(buf, "\nPFN ");
-		if (!at)
-			return -1;
-		got = strtoull(at + 5, NULL, 0);
-		if (got >= pfn)
-			return got == pfn;
-	}
-	return n < 0 ? -1 : 0;
+/* Whether the running kernel was built with page_owner (root reads kallsyms). */
+static int kernel_has_page_owner(void)
+{
+	return run("grep -q ' read_page_owner$' /proc/kallsyms") == 0;
 }
 
 /*
@@ -317,18 +303,19 @@ static int page_owner_record(int fd, uint64_t pfn, char *buf, size_t size)
 TEST_F(mod, unload_frees_the_generation_page)
 {
 	static char before[16384], after[16384];
+	struct statfs sfs;
 	uint64_t pfn;
 	void *gen;
 	int po, fd, r;
 
+	if (!kernel_has_page_owner())
+		SKIP(return, "a kernel without CONFIG_PAGE_OWNER (the debug kernel has it)");
+	if (statfs("/sys/kernel/debug", &sfs) || sfs.f_type != DEBUGFS_MAGIC)
+		ASSERT_EQ(0, mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL))
+			TH_LOG("mounting debugfs: %s", strerror(errno));
 	po = open("/sys/kernel/debug/page_owner", O_RDONLY | O_CLOEXEC);
-	if (po < 0 && errno == ENOENT) {
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-		po = open("/sys/kernel/debug/page_owner", O_RDONLY | O_CLOEXEC);
-	}
-	if (po < 0 && errno == ENOENT)
-		SKIP(return, "no page_owner: a kernel without CONFIG_PAGE_OWNER or booted without page_owner=on (the debug kernel has both)");
-	ASSERT_LE(0, po) TH_LOG("page_owner: %s", strerror(errno));
+	ASSERT_LE(0, po) TH_LOG("page_owner: %s (a kernel with it needs page_owner=on)",
+				strerror(errno));
 	ASSERT_EQ(0, run("rmmod arc4dev && modprobe arc4dev"));
 	fd = arc4_open(0);
 	ASSERT_LE(0, fd);
@@ -346,7 +333,7 @@ TEST_F(mod, unload_frees_the_generation_page)
 	ASSERT_EQ(0, run("rmmod arc4dev"));
 	r = page_owner_record(po, pfn, after, sizeof(after));
 	ASSERT_LE(0, r);
-	EXPECT_FALSE(r == 1 && !strncmp(before, after, strcspn(before, "\n")))
+	EXPECT_FALSE(r == 1 && !strncmp(before, after, strcspn(before, "\n") + 1))
 		TH_LOG("the generation page outlived the module:\n%s", after);
 	close(po);
 }
