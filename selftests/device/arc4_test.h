@@ -13,16 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/random.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
 
 #include <linux/arc4.h>
+#include <linux/magic.h>
 
 #include "../harness_scale.h"
 
 #define ARC4_DEV "/dev/arc4"
+#define ARC4_DEBUGFS "/sys/kernel/debug"
 
 /*
  * SKIP() for a FIXTURE_SETUP.  The 6.1 harness runs the test body after a
@@ -164,6 +168,16 @@ static inline int pin_cpu(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* debugfs at /sys/kernel/debug, mounted there if it is not; 0 when it is. */
+static inline int debugfs_mount(void)
+{
+	struct statfs sfs;
+
+	if (!statfs(ARC4_DEBUGFS, &sfs) && sfs.f_type == DEBUGFS_MAGIC)
+		return 0;
+	return mount("debugfs", ARC4_DEBUGFS, "debugfs", 0, NULL);
 }
 
 static inline int write_file(const char *path, const char *text)

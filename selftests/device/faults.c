@@ -19,7 +19,6 @@
  */
 #include <stdio.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -29,7 +28,6 @@
 #include "pm_cycle.h"
 
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
-#define DEBUGFS		"/sys/kernel/debug"
 
 /* Every call here passes fewer fault points than this. */
 enum { MAX_FAULTS = 2000 };
@@ -43,12 +41,12 @@ enum { MAX_FAULTS = 2000 };
 static const struct setting {
 	const char *file, *on;
 } settings[] = {
-	{ DEBUGFS "/failslab/ignore-gfp-wait", "N" },
-	{ DEBUGFS "/failslab/verbose", "0" },
-	{ DEBUGFS "/fail_page_alloc/ignore-gfp-wait", "N" },
-	{ DEBUGFS "/fail_page_alloc/min-order", "0" },
-	{ DEBUGFS "/fail_page_alloc/verbose", "0" },
-	{ DEBUGFS "/fail_usercopy/verbose", "0" },
+	{ ARC4_DEBUGFS "/failslab/ignore-gfp-wait", "N" },
+	{ ARC4_DEBUGFS "/failslab/verbose", "0" },
+	{ ARC4_DEBUGFS "/fail_page_alloc/ignore-gfp-wait", "N" },
+	{ ARC4_DEBUGFS "/fail_page_alloc/min-order", "0" },
+	{ ARC4_DEBUGFS "/fail_page_alloc/verbose", "0" },
+	{ ARC4_DEBUGFS "/fail_usercopy/verbose", "0" },
 };
 #define SETTINGS (sizeof(settings) / sizeof(settings[0]))
 
@@ -58,8 +56,8 @@ static const char *fault_lack(void)
 
 	if (access(FAIL_NTH, F_OK))
 		return "the kernel has no fault injection (CONFIG_FAULT_INJECTION)";
-	if (access(DEBUGFS "/failslab", F_OK))
-		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+	/* Whether it mounted, the settings' files below tell. */
+	debugfs_mount();
 	for (i = 0; i < SETTINGS; i++)
 		if (access(settings[i].file, W_OK))
 			return "the kernel lacks FAILSLAB, FAIL_PAGE_ALLOC, FAULT_INJECTION_USERCOPY or FAULT_INJECTION_DEBUG_FS";

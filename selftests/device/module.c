@@ -6,7 +6,6 @@
  * and parameters appear as documented.  It gives back its generation
  * page at unload (where page_owner can tell).
  */
-#include <linux/magic.h>
 #include <linux/userfaultfd.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -14,11 +13,9 @@
 #include <sched.h>
 #include <stdio.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -303,17 +300,14 @@ static int kernel_has_page_owner(void)
 TEST_F(mod, unload_frees_the_generation_page)
 {
 	static char before[16384], after[16384];
-	struct statfs sfs;
 	uint64_t pfn;
 	void *gen;
 	int po, fd, r;
 
 	if (!kernel_has_page_owner())
 		SKIP(return, "a kernel without CONFIG_PAGE_OWNER (the debug kernel has it)");
-	if (statfs("/sys/kernel/debug", &sfs) || sfs.f_type != DEBUGFS_MAGIC)
-		ASSERT_EQ(0, mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL))
-			TH_LOG("mounting debugfs: %s", strerror(errno));
-	po = open("/sys/kernel/debug/page_owner", O_RDONLY | O_CLOEXEC);
+	ASSERT_EQ(0, debugfs_mount()) TH_LOG("mounting debugfs: %s", strerror(errno));
+	po = open(ARC4_DEBUGFS "/page_owner", O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, po) TH_LOG("page_owner: %s (a kernel with it needs page_owner=on)",
 				strerror(errno));
 	ASSERT_EQ(0, run("rmmod arc4dev && modprobe arc4dev"));
