@@ -10,13 +10,16 @@
 # root, the banner just before the closing "N passed, N failed" line, which
 # stays the last; each has a record in ARC4_NOT_RUN_DIR for .ci/run.  The
 # lists it expects are the files of this tree, not the script's output.
+# Then --not-run "COMMAND... : REASON", which leaves commands out on
+# purpose: without a reason, without a command, or naming what no VM list
+# holds, it is refused (status 2) before anything runs.
 # Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 . selftests/install/tap.sh
 
-tap_plan 6
+tap_plan 9
 work=$(mktemp -d /tmp/arc4-not-run.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 tree=$work/tree
@@ -88,4 +91,24 @@ records() {
 		{ echo "$n records for ${#lists[@]} lists and a release:"; cat "$work/not-run"/*; return 1; }
 }
 tap_check "a record for each in ARC4_NOT_RUN_DIR" records
+
+# refused SPEC: tests-run --not-run SPEC stops with status 2 and a message
+# naming the option, the host list not run.
+refused() {
+	local out rc
+	out=$(ARC4_NOT_RUN_DIR="$work/not-run" "$tree/scripts/tests-run" \
+		--no-lint --not-run "$1" </dev/null 2>&1)
+	rc=$?
+	if [ "$rc" -ne 2 ] || ! grep -q -- '--not-run' <<<"$out" ||
+		grep -q 'the host list runs' <<<"$out"; then
+		echo "status $rc:"
+		echo "$out" | tail -n 5
+		return 1
+	fi
+}
+cmd=$(grep -hvE '^[[:space:]]*(#|$)' selftests/*/vm-tests | head -n 1)
+tap_check "--not-run without a reason is refused" refused "$cmd :  "
+tap_check "--not-run without a command is refused" refused " : no command"
+tap_check "--not-run naming no command of a VM list is refused" \
+	refused "$cmd selftests/none/such.sh : a reason"
 tap_done
