@@ -235,10 +235,10 @@ vm_busybox() {
 	fi
 }
 
-# vm_log_problems LOG: the lines of a kernel log that fail a run; kmemleak's
-# own scans (every 10 minutes) count as well as the closing one.
+# vm_log_problems LOG: the lines of a kernel log that fail a run (the
+# guest's own ARC4-VM-PROBLEM lines among them).
 vm_log_problems() {
-	grep -nE 'WARNING:|BUG:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|unreferenced object|suspected memory leak|Call Trace:' "$1"
+	grep -nE 'WARNING:|BUG:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|unreferenced object|ARC4-VM-PROBLEM:|Call Trace:' "$1"
 }
 
 vm_gcov_put() {
