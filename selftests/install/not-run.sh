@@ -11,15 +11,15 @@
 # stays the last; each has a record in ARC4_NOT_RUN_DIR for .ci/run.  The
 # lists it expects are the files of this tree, not the script's output.
 # Then --not-run "COMMAND... : REASON", which leaves commands out on
-# purpose: without a reason, without a command, or naming what no VM list
-# holds, it is refused (status 2) before anything runs.
+# purpose: without a reason, without a command, or naming what is not a
+# whole line of a VM list, it is refused (status 2) before anything runs.
 # Prints TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 . selftests/install/tap.sh
 
-tap_plan 9
+tap_plan 10
 work=$(mktemp -d /tmp/arc4-not-run.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 tree=$work/tree
@@ -111,4 +111,6 @@ tap_check "--not-run without a reason is refused" refused "$cmd :  "
 tap_check "--not-run without a command is refused" refused " : no command"
 tap_check "--not-run naming no command of a VM list is refused" \
 	refused "$cmd selftests/none/such.sh : a reason"
+tap_check "--not-run naming part of a command is refused" \
+	refused "$(basename "$cmd") : a reason"
 tap_done
