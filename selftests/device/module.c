@@ -283,10 +283,10 @@ static int page_owner_record(int fd, uint64_t pfn, char *buf, size_t size)
 	return strtoull(at + 5, NULL, 0) == pfn;
 }
 
-/* Whether the running kernel was built with page_owner (root reads kallsyms). */
 /*
- * 1 if the kernel was built with page_owner, 0 if not, -1 if kallsyms
- * cannot tell (no symbols in it: a kernel without CONFIG_KALLSYMS).
+ * 1 if the running kernel was built with page_owner, 0 if not, -1 if
+ * kallsyms (root reads it) cannot tell: it names no start_kernel (a
+ * kernel without CONFIG_KALLSYMS) or could not be read.
  */
 static int kernel_has_page_owner(void)
 {
