@@ -241,6 +241,16 @@ vm_log_problems() {
 	grep -nE 'WARNING:|BUG:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN:|unreferenced object|ARC4-VM-PROBLEM:|Call Trace:' "$1"
 }
 
+# vm_died_booting LOG: the kernel of LOG failed with no module loaded at
+# all (its trace's "Modules linked in:" is empty), so before virtio, the
+# disks or anything of arc4: the emulator's or the kernel's failure while
+# booting (Debian 13's kernels under TCG, an int3 oops in sched_clock_cpu
+# in the first seconds, some boots of a busy evening), not the test's.
+vm_died_booting() {
+	vm_log_problems "$1" >/dev/null &&
+		grep -m1 'Modules linked in:' "$1" | grep -qE 'Modules linked in:[[:space:]]*$'
+}
+
 vm_gcov_put() {
 	[ -n "${ARC4_GCOV_DIR:-}" ] || return 0
 	cat >"$1/gcov-out" <<'EOF'
