@@ -32,6 +32,9 @@
 #                       a foreign architecture)
 #   vm_log_problems LOG print the lines of a console log that fail a run
 #                       (WARN, BUG, oops, panic, sanitizer reports)
+#   vm_died_booting LOG whether LOG's kernel failed with no module loaded
+#                       (every "Modules linked in:" empty): a boot to try
+#                       again
 #   vm_gcov_put ROOT    with ARC4_GCOV_DIR set (scripts/coverage): give the
 #                       initramfs at ROOT a /gcov-out, which its init runs
 #                       last: arc4dev's gcov counters out of debugfs, onto
@@ -242,13 +245,14 @@ vm_log_problems() {
 }
 
 # vm_died_booting LOG: the kernel of LOG failed with no module loaded at
-# all (its trace's "Modules linked in:" is empty), so before virtio, the
+# all (every trace's "Modules linked in:" is empty), so before virtio, the
 # disks or anything of arc4: the emulator's or the kernel's failure while
 # booting (Debian 13's kernels under TCG, an int3 oops in sched_clock_cpu
 # in the first seconds, some boots of a busy evening), not the test's.
 vm_died_booting() {
 	vm_log_problems "$1" >/dev/null &&
-		grep -m1 'Modules linked in:' "$1" | grep -qE 'Modules linked in:[[:space:]]*$'
+		grep -q 'Modules linked in:' "$1" &&
+		! grep -qE 'Modules linked in:[[:space:]]*[^[:space:]]' "$1"
 }
 
 vm_gcov_put() {
