@@ -15,12 +15,7 @@ cd "$top" || exit 1
 . selftests/install/tap.sh
 
 tap_plan 3
-if [ "$(id -u)" -ne 0 ]; then
-	for i in 1 2 3; do
-		echo "ok $i # SKIP not root: scripts/tests-run runs VM lists as root only"
-	done
-	exit 0
-fi
+tap_root_or_skip 3
 work=$(mktemp -d /tmp/arc4-counting.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 tree=$work/tree
